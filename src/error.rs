@@ -1,0 +1,83 @@
+//! Typed errors of the library. Callers branch on these (a missing
+//! dictionary is told apart from a malformed line); the binary wraps them
+//! with `anyhow` context at its boundaries.
+
+use std::path::PathBuf;
+
+/// Everything the library can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A line (or byte offset) of a data file did not parse.
+    #[error("{}:{line}: {msg}", path.display())]
+    Parse {
+        /// The file being read.
+        path: PathBuf,
+        /// 1-based line number (or byte offset where the format has no lines).
+        line: usize,
+        /// What was wrong.
+        msg: String,
+    },
+    /// A file could not be opened or read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The file being read.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// No WordNet dictionary folder was found.
+    #[error("no WordNet 3.0 dictionary found (looked in: {looked}); run scripts/fetch-data.sh or pass --wordnet DIR")]
+    WordNetNotFound {
+        /// The places that were tried, in order.
+        looked: String,
+    },
+    /// A synset id that is neither a sense key, an offset nor a name.
+    #[error("cannot parse synset id {0:?}: expected a sense key (bank%1:14:00::), an offset (08420278-n) or a name (bank.n.02)")]
+    BadId(String),
+    /// A well-formed id that names nothing in WordNet.
+    #[error("WordNet has no synset {0:?}")]
+    UnknownId(String),
+    /// A model file that cannot be used.
+    #[error("model {}: {msg}", path.display())]
+    Model {
+        /// The model file.
+        path: PathBuf,
+        /// What is wrong and how to fix it.
+        msg: String,
+    },
+    /// A model file written by an incompatible format version.
+    #[error("model {}: format version {got}, this wsd reads version {expected}; retrain with `wsd train`", path.display())]
+    Version {
+        /// The model file.
+        path: PathBuf,
+        /// The version this build reads.
+        expected: u32,
+        /// The version found in the file.
+        got: u32,
+    },
+    /// Anything else, with a message.
+    #[error("{0}")]
+    Other(String),
+}
+
+impl Error {
+    /// A parse error at `path:line`.
+    pub fn parse(path: impl Into<PathBuf>, line: usize, msg: impl Into<String>) -> Self {
+        Error::Parse {
+            path: path.into(),
+            line,
+            msg: msg.into(),
+        }
+    }
+
+    /// An I/O error while reading `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// Library result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

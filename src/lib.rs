@@ -1,0 +1,31 @@
+//! # wsd — word-sense disambiguation on the command line
+//!
+//! The crate is organised as the data flows (see `README.md`):
+//!
+//! * [`wordnet`] parses the Princeton WordNet 3.0 dict files into an
+//!   [`wordnet::Inventory`] (synsets, sense keys, counts, relations, morphy,
+//!   similarity measures).
+//! * [`corpus`] holds the one document model every input is read into
+//!   (SemCor tagfiles, the Raganato evaluation XML, plain text) and the
+//!   key-file reader/writer.
+//! * [`disambig`] holds the [`disambig::Disambiguator`] trait and the
+//!   methods behind it (MFS, Lesk, Naive Bayes, similarity, kNN).
+//! * [`eval`] is the scorer (precision, recall, F1 exactly as the
+//!   evaluation framework's Scorer.java computes them).
+//! * [`text`] and [`pos`] turn raw text into tokens, sentences, POS tags.
+//! * [`encoder`] is a BERT-architecture attention encoder that loads
+//!   safetensors checkpoints.
+//! * [`model_io`] writes and reads versioned, checksummed model files.
+#![deny(missing_docs)]
+
+pub mod corpus;
+pub mod disambig;
+pub mod encoder;
+pub mod error;
+pub mod eval;
+pub mod model_io;
+pub mod pos;
+pub mod text;
+pub mod wordnet;
+
+pub use error::{Error, Result};

@@ -1,0 +1,1 @@
+//! Versioned, checksummed, atomically written model files.
