@@ -1,1 +1,8 @@
+//! Integration tests: the real `wsd` binary and the library on the real
+//! data that `scripts/fetch-data.sh` puts in place (`scripts/test.sh` runs
+//! it first).
+//!
+//! * `wordnet` — the inventory, ids, morphy, `wsd senses` / `wsd synset`, bad input.
 
+mod util;
+mod wordnet;

@@ -50,7 +50,7 @@ pub trait Disambiguator: Send + Sync {
                 if cands.is_empty() {
                     None
                 } else {
-                    self.disambiguate(inv, doc, t, &cands)
+                    self.disambiguate(inv, doc, t, cands)
                 }
             })
             .collect()

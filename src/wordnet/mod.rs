@@ -1,7 +1,44 @@
-//! The WordNet 3.0 sense inventory (work in progress in the foundation branch).
+//! The WordNet 3.0 sense inventory.
+//!
+//! Two ways in, one set of parsers:
+//! * [`Inventory`] loads everything once for bulk work (disambiguation,
+//!   training, evaluation, similarity);
+//! * [`Lookup`] answers single questions by binary search over the sorted
+//!   dict files and a seek into `data.*`, for fast one-shot commands.
+//!
+//! Both implement [`Dictionary`], so id resolution, sense keys, canonical
+//! names and morphy are written once, over the trait.
+//!
+//! Ids round-trip between three spellings: sense keys (`bank%1:14:00::`),
+//! offsets (`08420278-n`, satellites `-s`) and NLTK names — the canonical
+//! `depository_financial_institution.n.01` and the lemma-relative
+//! `bank.n.02` (the second noun synset of *bank*), which name one synset.
 
+mod dict;
+mod inventory;
+mod lexnames;
+mod lookup;
+pub mod morphy;
+mod pointer;
 mod pos;
+pub mod record;
+mod sense_key;
+
+use std::borrow::Cow;
+use std::path::Path;
+
+pub use dict::find_dict;
+pub use inventory::Inventory;
+pub use lexnames::{lexname, LEXNAMES};
+pub use lookup::Lookup;
+pub use pointer::{Pointer, PointerKind};
 pub use pos::{Pos, SynsetType};
+pub use record::{AdjMarker, Frame, Synset, Word};
+pub use sense_key::SenseKey;
+
+use crate::{Error, Result};
+use morphy::Lexicon;
+use record::SenseIndexEntry;
 
 /// A synset identifier: lexical category + byte offset in its `data.*` file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -25,12 +62,235 @@ pub struct Sense {
     pub tag_count: u32,
 }
 
-/// The loaded inventory.
-pub struct Inventory {}
+/// What every way of reading a dict folder offers.
+pub trait Dictionary: Lexicon {
+    /// The dict folder.
+    fn dict_dir(&self) -> &Path;
+    /// Offsets of the synsets of `lemma` (index spelling) in sense order.
+    fn synset_offsets(&self, lemma: &str, pos: Pos) -> Result<Vec<u32>>;
+    /// The synset record for `id` ([`Error::UnknownId`] when there is none).
+    fn synset(&self, id: SynsetId) -> Result<Cow<'_, Synset>>;
+    /// The `index.sense` entry of a key.
+    fn sense_index(&self, key: &str) -> Result<Option<SenseIndexEntry>>;
+}
 
-impl Inventory {
-    /// Senses of `lemma` with `pos`, in WordNet order.
-    pub fn senses(&self, _lemma: &str, _pos: Pos) -> Vec<Sense> {
-        unimplemented!()
+/// `08420278-n`; `sat` gives `-s` for adjective satellites.
+pub fn offset_string(id: SynsetId, ss_type: Option<SynsetType>) -> String {
+    let letter = ss_type.map_or(id.pos.letter(), |t| t.letter());
+    format!("{:08}-{letter}", id.offset)
+}
+
+/// The sense key of word `word` (0-based) of `syn`; `get` fetches the head
+/// synset of a satellite (the target of its first similar-to pointer), whose
+/// first word names the cluster head, as WordNet and NLTK define it.
+pub fn sense_key_with<'a>(
+    syn: &Synset,
+    word: usize,
+    get: impl Fn(SynsetId) -> Option<Cow<'a, Synset>>,
+) -> String {
+    let w = &syn.words[word];
+    let head = if syn.ss_type == SynsetType::AdjSatellite {
+        syn.related(PointerKind::SimilarTo)
+            .next()
+            .and_then(get)
+            .and_then(|h| {
+                h.words
+                    .first()
+                    .map(|hw| (hw.lemma.to_lowercase(), hw.lex_id))
+            })
+    } else {
+        None
+    };
+    SenseKey {
+        lemma: w.lemma.to_lowercase(),
+        ss_type: syn.ss_type,
+        lex_filenum: syn.lex_filenum,
+        lex_id: w.lex_id,
+        head,
     }
+    .to_string()
+}
+
+/// The sense key of word `word` of `syn`, through any [`Dictionary`].
+pub fn sense_key(d: &impl Dictionary, syn: &Synset, word: usize) -> String {
+    sense_key_with(syn, word, |id| {
+        d.synset(id).ok().map(|c| Cow::Owned(c.into_owned()))
+    })
+}
+
+/// NLTK's canonical name: first lemma, type letter, its sense number
+/// (`depository_financial_institution.n.01`).
+pub fn canonical_name(d: &impl Dictionary, syn: &Synset) -> Result<String> {
+    let lemma = syn
+        .words
+        .first()
+        .map(|w| w.lemma.to_lowercase())
+        .unwrap_or_default();
+    let offsets = d.synset_offsets(&lemma, syn.id.pos)?;
+    let n = offsets
+        .iter()
+        .position(|&o| o == syn.id.offset)
+        .map_or(0, |i| i + 1);
+    Ok(format!("{lemma}.{}.{n:02}", syn.ss_type.letter()))
+}
+
+/// Parse any id spelling — sense key, offset (`08420278-n`) or NLTK name
+/// (`bank.n.02`, `depository_financial_institution.n.01`) — to a synset id.
+/// [`Error::BadId`] when the syntax fits none; [`Error::UnknownId`] when it
+/// parses but WordNet has no such synset.
+pub fn resolve_id(d: &impl Dictionary, id: &str) -> Result<SynsetId> {
+    let id = id.trim();
+    if id.contains('%') {
+        let key: SenseKey = id
+            .to_lowercase()
+            .parse()
+            .map_err(|_| Error::BadId(id.to_string()))?;
+        let entry = d
+            .sense_index(&key.to_string())?
+            .ok_or_else(|| Error::UnknownId(id.to_string()))?;
+        return Ok(SynsetId {
+            pos: key.ss_type.pos(),
+            offset: entry.offset,
+        });
+    }
+    if let Some((num, letter)) = id.rsplit_once('-') {
+        if !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()) {
+            let pos = (letter.len() == 1)
+                .then(|| letter.chars().next().and_then(Pos::from_letter))
+                .flatten()
+                .ok_or_else(|| Error::BadId(id.to_string()))?;
+            let offset: u32 = num.parse().map_err(|_| Error::BadId(id.to_string()))?;
+            let sid = SynsetId { pos, offset };
+            d.synset(sid)?;
+            return Ok(sid);
+        }
+    }
+    let parts: Vec<&str> = id.rsplitn(3, '.').collect();
+    if parts.len() == 3 {
+        let (num, letter, lemma) = (parts[0], parts[1], parts[2]);
+        let pos = (letter.len() == 1)
+            .then(|| letter.chars().next().and_then(Pos::from_letter))
+            .flatten();
+        let n: Option<usize> = num.parse().ok().filter(|&n| n > 0);
+        if let (Some(pos), Some(n), false) = (pos, n, lemma.is_empty()) {
+            let lemma = morphy::normalize(lemma);
+            let offsets = d.synset_offsets(&lemma, pos)?;
+            let offset = *offsets
+                .get(n - 1)
+                .ok_or_else(|| Error::UnknownId(id.to_string()))?;
+            return Ok(SynsetId { pos, offset });
+        }
+    }
+    Err(Error::BadId(id.to_string()))
+}
+
+/// One sense of a looked-up word, with everything `wsd senses` prints.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SenseView {
+    /// The base form morphy found (`bank` for `banks`).
+    pub lemma: String,
+    /// Part of speech letter of the synset (`n`, `v`, `a`, `s`, `r`).
+    pub pos: char,
+    /// Sense number of the lemma.
+    pub sense_number: usize,
+    /// Sense key.
+    pub key: String,
+    /// Offset id (`08420278-n`).
+    pub offset: String,
+    /// NLTK canonical name.
+    pub name: String,
+    /// Lexicographer file (`noun.group`).
+    pub lexname: &'static str,
+    /// Tag count from `index.sense`.
+    pub tag_count: u32,
+    /// The synset's lemmas.
+    pub lemmas: Vec<String>,
+    /// Definition.
+    pub definition: String,
+    /// Examples.
+    pub examples: Vec<String>,
+}
+
+/// Build the view of sense `number` (1-based) of `lemma` in `syn`.
+pub fn sense_view(
+    d: &impl Dictionary,
+    lemma: &str,
+    number: usize,
+    syn: &Synset,
+) -> Result<SenseView> {
+    let word = syn.word_index(lemma).unwrap_or(0);
+    let key = sense_key(d, syn, word);
+    let tag_count = d.sense_index(&key)?.map_or(0, |e| e.tag_count);
+    Ok(SenseView {
+        lemma: lemma.to_string(),
+        pos: syn.ss_type.letter(),
+        sense_number: number,
+        offset: offset_string(syn.id, Some(syn.ss_type)),
+        name: canonical_name(d, syn)?,
+        lexname: lexname(syn.lex_filenum),
+        tag_count,
+        key,
+        lemmas: syn.words.iter().map(|w| w.lemma.clone()).collect(),
+        definition: syn.definition.clone(),
+        examples: syn.examples.clone(),
+    })
+}
+
+/// All senses of a possibly inflected word, through morphy, for one part of
+/// speech or all four.
+pub fn lookup_senses(d: &impl Dictionary, word: &str, pos: Option<Pos>) -> Result<Vec<SenseView>> {
+    let mut out = Vec::new();
+    let cats: Vec<Pos> = pos.map_or(Pos::ALL.to_vec(), |p| vec![p]);
+    for p in cats {
+        for lemma in morphy::morphy(d, word, p) {
+            for (i, off) in d.synset_offsets(&lemma, p)?.into_iter().enumerate() {
+                let syn = d.synset(SynsetId {
+                    pos: p,
+                    offset: off,
+                })?;
+                out.push(sense_view(d, &lemma, i + 1, &syn)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Hypernym paths from the root to `id`, following hypernyms and instance
+/// hypernyms (NLTK's `hypernym_paths`, root first).
+pub fn hypernym_paths(d: &impl Dictionary, id: SynsetId) -> Result<Vec<Vec<SynsetId>>> {
+    fn walk(
+        d: &impl Dictionary,
+        id: SynsetId,
+        depth: usize,
+        out: &mut Vec<Vec<SynsetId>>,
+    ) -> Result<()> {
+        let syn = d.synset(id)?;
+        let ups: Vec<SynsetId> = syn
+            .pointers
+            .iter()
+            .filter(|p| {
+                matches!(
+                    p.kind,
+                    PointerKind::Hypernym | PointerKind::InstanceHypernym
+                )
+            })
+            .map(|p| p.target)
+            .collect();
+        if ups.is_empty() || depth > 100 {
+            out.push(vec![id]);
+            return Ok(());
+        }
+        for up in ups {
+            let mut sub = Vec::new();
+            walk(d, up, depth + 1, &mut sub)?;
+            for mut path in sub {
+                path.push(id);
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(d, id, 0, &mut out)?;
+    Ok(out)
 }

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The whole test suite: fetch data if missing (WSD_DATA_MIRROR is honoured),
+# then unit and integration tests in release mode (the integration tests
+# read all of SemCor and train models, which debug builds make slow).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/fetch-data.sh
+if [ -x scripts/fetch-model.sh ]; then scripts/fetch-model.sh; fi
+cargo test --release "$@"

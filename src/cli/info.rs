@@ -1,0 +1,70 @@
+//! `wsd info`: load the whole inventory and print what it holds (and how
+//! long loading took, on stderr) — a check that the data is complete.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use super::{Cli, InfoFormat};
+use wsd::wordnet::{Inventory, Pos, SynsetType};
+
+/// Arguments of `wsd info`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: InfoFormat,
+}
+
+/// Run `wsd info`.
+pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
+    let t = Instant::now();
+    let inv = Inventory::open(cli.wordnet.as_deref())?;
+    let load_ms = t.elapsed().as_secs_f64() * 1e3;
+    let mut by_pos = serde_json::Map::new();
+    for p in Pos::ALL {
+        let synsets = inv.synsets().iter().filter(|s| s.id.pos == p).count();
+        let lemmas = inv.lemmas(p).count();
+        let senses: usize = inv.lemmas(p).map(|l| inv.senses(l, p).len()).sum();
+        by_pos.insert(
+            p.file_suffix().to_string(),
+            serde_json::json!({"synsets": synsets, "lemmas": lemmas, "senses": senses}),
+        );
+    }
+    let satellites = inv
+        .synsets()
+        .iter()
+        .filter(|s| s.ss_type == SynsetType::AdjSatellite)
+        .count();
+    let v = serde_json::json!({
+        "dict": inv.dir().display().to_string(),
+        "synsets": inv.len(),
+        "adjective_satellites": satellites,
+        "by_pos": by_pos,
+        "index_sense_sha256": inv.checksum()?,
+        "load_ms": load_ms,
+    });
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        InfoFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?,
+        InfoFormat::Text => {
+            writeln!(out, "WordNet at {}", inv.dir().display())?;
+            writeln!(
+                out,
+                "synsets: {} ({} adjective satellites)",
+                inv.len(),
+                satellites
+            )?;
+            for (p, c) in &by_pos {
+                writeln!(
+                    out,
+                    "  {p:<5} synsets {:>6}  lemmas {:>6}  senses {:>6}",
+                    c["synsets"], c["lemmas"], c["senses"]
+                )?;
+            }
+            writeln!(out, "index.sense sha256: {}", inv.checksum()?)?;
+            eprintln!("loaded in {load_ms:.0} ms");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

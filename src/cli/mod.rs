@@ -1,0 +1,57 @@
+//! The command line: clap derive structs whose doc comments are the help,
+//! one file per subcommand, each with a `run` returning an exit code.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+mod info;
+mod senses;
+mod synset;
+
+/// Word-sense disambiguation with WordNet 3.0.
+#[derive(Parser, Debug)]
+#[command(name = "wsd", version, about, long_about = None)]
+pub struct Cli {
+    /// WordNet dict folder (else $WNSEARCHDIR, ./wordnet/dict, /usr/share/wordnet).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub wordnet: Option<PathBuf>,
+
+    /// Hide progress bars.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Output format of the inventory commands.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InfoFormat {
+    /// Human-readable text.
+    Text,
+    /// JSON.
+    Json,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List the senses of a word (inflected forms go through morphy).
+    Senses(senses::Args),
+    /// Show one synset by sense key, offset (08420278-n) or name (bank.n.02).
+    Synset(synset::Args),
+    /// Load the whole inventory and print its size (a data check).
+    Info(info::Args),
+}
+
+/// Run the parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match &cli.command {
+        Command::Senses(a) => senses::run(&cli, a),
+        Command::Synset(a) => synset::run(&cli, a),
+        Command::Info(a) => info::run(&cli, a),
+    }
+}

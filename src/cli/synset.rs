@@ -1,0 +1,146 @@
+//! `wsd synset ID`: one synset with its words, keys, gloss, and optionally
+//! its relations grouped by type and its hypernym paths up to the root.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::ExitCode;
+
+use super::{Cli, InfoFormat};
+use wsd::wordnet::{
+    canonical_name, hypernym_paths, lexname, offset_string, resolve_id, sense_key, Dictionary,
+    Lookup, SynsetId,
+};
+
+/// Arguments of `wsd synset`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Sense key (bank%1:14:00::), offset (08420278-n) or name (bank.n.02).
+    pub id: String,
+    /// Also list relations and hypernym paths.
+    #[arg(long)]
+    pub relations: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: InfoFormat,
+}
+
+#[derive(serde::Serialize)]
+struct Related {
+    offset: String,
+    name: String,
+    /// For lexical pointers: "source_word -> target_word".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    words: Option<String>,
+}
+
+#[derive(serde::Serialize)]
+struct View {
+    offset: String,
+    name: String,
+    lexname: &'static str,
+    lemmas: Vec<(String, String)>,
+    definition: String,
+    examples: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    relations: Option<BTreeMap<&'static str, Vec<Related>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hypernym_paths: Option<Vec<Vec<String>>>,
+}
+
+fn short(d: &Lookup, id: SynsetId) -> anyhow::Result<(String, String)> {
+    let s = d.synset(id)?;
+    Ok((offset_string(id, Some(s.ss_type)), canonical_name(d, &s)?))
+}
+
+/// Run `wsd synset`.
+pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
+    let d = Lookup::open(cli.wordnet.as_deref())?;
+    let id = resolve_id(&d, &args.id)?;
+    let syn = d.synset(id)?.into_owned();
+    let mut view = View {
+        offset: offset_string(id, Some(syn.ss_type)),
+        name: canonical_name(&d, &syn)?,
+        lexname: lexname(syn.lex_filenum),
+        lemmas: (0..syn.words.len())
+            .map(|i| (syn.words[i].lemma.clone(), sense_key(&d, &syn, i)))
+            .collect(),
+        definition: syn.definition.clone(),
+        examples: syn.examples.clone(),
+        relations: None,
+        hypernym_paths: None,
+    };
+    if args.relations {
+        let mut rel: BTreeMap<&'static str, Vec<Related>> = BTreeMap::new();
+        for p in &syn.pointers {
+            let (offset, name) = short(&d, p.target)?;
+            let words = (!p.is_semantic()).then(|| {
+                let src = syn
+                    .words
+                    .get(p.source_word as usize - 1)
+                    .map_or("?", |w| &w.lemma)
+                    .to_string();
+                let tgt = d
+                    .synset(p.target)
+                    .ok()
+                    .and_then(|t| {
+                        t.words
+                            .get(p.target_word as usize - 1)
+                            .map(|w| w.lemma.clone())
+                    })
+                    .unwrap_or_else(|| "?".into());
+                format!("{src} -> {tgt}")
+            });
+            rel.entry(p.kind.name()).or_default().push(Related {
+                offset,
+                name,
+                words,
+            });
+        }
+        view.relations = Some(rel);
+        let mut paths = Vec::new();
+        for path in hypernym_paths(&d, id)? {
+            paths.push(
+                path.into_iter()
+                    .map(|i| short(&d, i).map(|(_, n)| n))
+                    .collect::<anyhow::Result<Vec<_>>>()?,
+            );
+        }
+        view.hypernym_paths = Some(paths);
+    }
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    match args.format {
+        InfoFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &view)?;
+            writeln!(out)?;
+        }
+        InfoFormat::Text => {
+            writeln!(out, "{}  {}  [{}]", view.offset, view.name, view.lexname)?;
+            for (l, k) in &view.lemmas {
+                writeln!(out, "  {l}  {k}")?;
+            }
+            writeln!(out, "  {}", view.definition)?;
+            for e in &view.examples {
+                writeln!(out, "  \"{e}\"")?;
+            }
+            if let Some(rel) = &view.relations {
+                for (kind, list) in rel {
+                    writeln!(out, "{kind}:")?;
+                    for r in list {
+                        match &r.words {
+                            Some(w) => writeln!(out, "  {}  {}  ({w})", r.offset, r.name)?,
+                            None => writeln!(out, "  {}  {}", r.offset, r.name)?,
+                        }
+                    }
+                }
+            }
+            if let Some(paths) = &view.hypernym_paths {
+                writeln!(out, "hypernym paths:")?;
+                for p in paths {
+                    writeln!(out, "  {}", p.join(" > "))?;
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,154 @@
+//! Finding the dict folder and reading its files.
+//!
+//! Discovery follows Princeton's convention: an explicit `--wordnet DIR`,
+//! else `$WNSEARCHDIR`, else `./wordnet/dict` (where `scripts/fetch-data.sh`
+//! puts it), else `/usr/share/wordnet` (Debian's `wordnet-base`).
+
+use std::path::{Path, PathBuf};
+
+use crate::{Error, Result};
+
+/// The file every usable dict folder has.
+const PROBE: &str = "data.noun";
+
+/// Locate the WordNet dict folder. An explicit folder must be usable; the
+/// fallbacks are tried in order. The error lists every place tried.
+pub fn find_dict(explicit: Option<&Path>) -> Result<PathBuf> {
+    let mut looked = Vec::new();
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(dir) = explicit {
+        candidates.push(dir.to_path_buf());
+    } else {
+        if let Some(env) = std::env::var_os("WNSEARCHDIR") {
+            if !env.is_empty() {
+                candidates.push(PathBuf::from(env));
+            }
+        }
+        candidates.push(PathBuf::from("wordnet/dict"));
+        candidates.push(PathBuf::from("/usr/share/wordnet"));
+    }
+    for dir in candidates {
+        if dir.join(PROBE).is_file() {
+            return Ok(dir);
+        }
+        looked.push(dir.display().to_string());
+    }
+    Err(Error::WordNetNotFound {
+        looked: looked.join(", "),
+    })
+}
+
+/// Read a whole dict file to a string.
+pub fn read_file(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        Error::parse(path, line_of(e.as_bytes(), at), "invalid UTF-8")
+    })
+}
+
+/// 1-based line number of byte `offset` in `buf`.
+pub fn line_of(buf: &[u8], offset: usize) -> usize {
+    buf[..offset.min(buf.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// Iterate the content lines of a dict file with their 1-based numbers,
+/// skipping the licence header (lines that start with two spaces) and
+/// blank lines.
+pub fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with("  ") && !l.trim().is_empty())
+        .map(|(i, l)| (i + 1, l))
+}
+
+/// Binary search of a sorted dict file (`index.*`, `index.sense`, `*.exc`)
+/// for the lines whose first field equals `key`, as Princeton's `bin_search`
+/// does. The licence header sorts before every key (it starts with spaces),
+/// and lines sort in byte order, which is the order of their first fields.
+pub fn search_lines<'a>(buf: &'a [u8], key: &[u8]) -> Vec<(usize, &'a [u8])> {
+    let line_at = |start: usize| -> (usize, usize) {
+        let end = buf[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(buf.len(), |p| start + p);
+        (start, end)
+    };
+    let key_of = |s: usize, e: usize| -> &[u8] {
+        let l = &buf[s..e];
+        let k = l.iter().position(|&b| b == b' ').map_or(l, |p| &l[..p]);
+        k
+    };
+    let (mut lo, mut hi) = (0usize, buf.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let start = buf[lo..mid]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(lo, |p| lo + p + 1);
+        let (s, e) = line_at(start);
+        if buf[s..e].starts_with(b"  ") {
+            lo = e + 1;
+            continue;
+        }
+        match key.cmp(key_of(s, e)) {
+            std::cmp::Ordering::Less => hi = s,
+            std::cmp::Ordering::Greater => lo = e + 1,
+            std::cmp::Ordering::Equal => {
+                // Collect equal neighbours (exception lists repeat forms).
+                let mut first = s;
+                while first > 0 {
+                    let prev_start = buf[..first - 1]
+                        .iter()
+                        .rposition(|&b| b == b'\n')
+                        .map_or(0, |p| p + 1);
+                    if key_of(prev_start, first - 1) == key {
+                        first = prev_start;
+                    } else {
+                        break;
+                    }
+                }
+                let mut out = Vec::new();
+                let mut cur = first;
+                while cur < buf.len() {
+                    let (s, e) = line_at(cur);
+                    if key_of(s, e) != key {
+                        break;
+                    }
+                    out.push((s, &buf[s..e]));
+                    cur = e + 1;
+                }
+                return out;
+            }
+        }
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binary_search_finds_keys_and_repeats() {
+        let buf = b"  1 licence line\n  2 more licence\naa x\nab y\nab z\nb w\nba v\n";
+        assert_eq!(search_lines(buf, b"ab").len(), 2);
+        assert_eq!(search_lines(buf, b"b")[0].1, b"b w");
+        assert_eq!(search_lines(buf, b"ba")[0].1, b"ba v");
+        assert_eq!(search_lines(buf, b"aa")[0].1, b"aa x");
+        assert!(search_lines(buf, b"a").is_empty());
+        assert!(search_lines(buf, b"zz").is_empty());
+        assert!(search_lines(b"", b"a").is_empty());
+    }
+
+    #[test]
+    fn missing_folder_lists_where_it_looked() {
+        let err = find_dict(Some(Path::new("/nonexistent/dict"))).unwrap_err();
+        assert!(err.to_string().contains("/nonexistent/dict"));
+        assert!(err.to_string().contains("fetch-data.sh"));
+    }
+}

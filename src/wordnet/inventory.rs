@@ -1,0 +1,395 @@
+//! The whole inventory in memory, for bulk work (disambiguation, training,
+//! evaluation). Loading parses every `data.*`, `index.*`, `index.sense` and
+//! `*.exc` file once, the four categories in parallel.
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use sha2::{Digest, Sha256};
+
+use super::dict::{content_lines, find_dict, read_file};
+use super::morphy::{self, Lexicon};
+use super::record::{
+    parse_data_line, parse_index_line, parse_sense_index_line, SenseIndexEntry, Synset,
+};
+use super::SynsetType;
+use super::{Dictionary, Pos, Sense, SynsetId};
+use crate::{Error, Result};
+
+/// lemma → senses in WordNet order.
+type SenseTable = FxHashMap<Box<str>, Box<[Sense]>>;
+
+/// Per-category tables.
+#[derive(Default)]
+struct Category {
+    /// lemma → senses in WordNet order.
+    senses: SenseTable,
+    /// inflected form → base forms (`*.exc`).
+    exceptions: FxHashMap<Box<str>, Vec<Box<str>>>,
+}
+
+/// The loaded WordNet.
+pub struct Inventory {
+    dir: PathBuf,
+    synsets: Vec<Synset>,
+    position: FxHashMap<SynsetId, u32>,
+    categories: [Category; 4],
+    /// sense key → its `index.sense` entry (offset, sense number, tag count).
+    keys: FxHashMap<Box<str>, KeyRecord>,
+    checksum: OnceLock<String>,
+}
+
+#[derive(Clone, Copy)]
+struct KeyRecord {
+    offset: u32,
+    number: u16,
+    tag_count: u32,
+}
+
+fn cat_index(pos: Pos) -> usize {
+    match pos {
+        Pos::Noun => 0,
+        Pos::Verb => 1,
+        Pos::Adj => 2,
+        Pos::Adv => 3,
+    }
+}
+
+struct Parsed {
+    synsets: Vec<Synset>,
+    index: Vec<(String, Vec<u32>)>,
+    exceptions: FxHashMap<Box<str>, Vec<Box<str>>>,
+}
+
+fn load_category(dir: &Path, pos: Pos) -> Result<Parsed> {
+    let data_path = dir.join(format!("data.{}", pos.file_suffix()));
+    let text = read_file(&data_path)?;
+    let mut synsets = Vec::with_capacity(text.len() / 200);
+    let mut at = 0usize;
+    for (lineno, line) in text.split_inclusive('\n').enumerate() {
+        let start = at;
+        at += line.len();
+        let line = line.trim_end_matches(['\n', '\r']);
+        if line.starts_with("  ") || line.trim().is_empty() {
+            continue;
+        }
+        let syn = parse_data_line(line, pos, &data_path, lineno + 1)?;
+        if syn.id.offset as usize != start {
+            return Err(Error::parse(
+                &data_path,
+                lineno + 1,
+                format!(
+                    "record says offset {:08} but starts at byte {start}",
+                    syn.id.offset
+                ),
+            ));
+        }
+        synsets.push(syn);
+    }
+    let index_path = dir.join(format!("index.{}", pos.file_suffix()));
+    let text = read_file(&index_path)?;
+    let mut index = Vec::new();
+    for (lineno, line) in content_lines(&text) {
+        let e = parse_index_line(line, &index_path, lineno)?;
+        index.push((e.lemma, e.offsets));
+    }
+    let exc_path = dir.join(format!("{}.exc", pos.file_suffix()));
+    let mut exceptions: FxHashMap<Box<str>, Vec<Box<str>>> = FxHashMap::default();
+    if exc_path.exists() {
+        let text = read_file(&exc_path)?;
+        for (lineno, line) in content_lines(&text) {
+            let mut it = line.split_ascii_whitespace();
+            let form = it.next().unwrap_or_default();
+            let bases: Vec<Box<str>> = it.map(Box::from).collect();
+            if bases.is_empty() {
+                return Err(Error::parse(
+                    &exc_path,
+                    lineno,
+                    format!("exception {form:?} has no base form"),
+                ));
+            }
+            exceptions.entry(form.into()).or_default().extend(bases);
+        }
+    }
+    Ok(Parsed {
+        synsets,
+        index,
+        exceptions,
+    })
+}
+
+impl Inventory {
+    /// Load from an explicit dict folder, or discover one (see [`find_dict`]).
+    pub fn open(explicit: Option<&Path>) -> Result<Inventory> {
+        let dir = find_dict(explicit)?;
+        Inventory::load(&dir)
+    }
+
+    /// Load every file of the dict folder `dir`: the four categories and
+    /// `index.sense` are parsed in parallel, then each category's lemma →
+    /// senses table is built in parallel.
+    pub fn load(dir: &Path) -> Result<Inventory> {
+        let (parsed, keys) = std::thread::scope(|s| {
+            let handles: Vec<_> = Pos::ALL
+                .iter()
+                .map(|&p| s.spawn(move || load_category(dir, p)))
+                .collect();
+            let keys = load_sense_index(&dir.join("index.sense"));
+            let parsed: Vec<Result<Parsed>> = handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::Other("a loader thread panicked".into())))
+                })
+                .collect();
+            (parsed, keys)
+        });
+        let keys = keys?;
+        let mut synsets = Vec::new();
+        let mut categories: [Category; 4] = Default::default();
+        let mut indexes = Vec::new();
+        for (ci, p) in parsed.into_iter().enumerate() {
+            let p = p?;
+            synsets.extend(p.synsets);
+            categories[ci].exceptions = p.exceptions;
+            indexes.push(p.index);
+        }
+        let mut position = FxHashMap::with_capacity_and_hasher(synsets.len(), Default::default());
+        for (i, s) in synsets.iter().enumerate() {
+            position.insert(s.id, i as u32);
+        }
+        let mut inv = Inventory {
+            dir: dir.to_path_buf(),
+            synsets,
+            position,
+            categories,
+            keys,
+            checksum: OnceLock::new(),
+        };
+        let tables: Vec<Result<SenseTable>> = std::thread::scope(|s| {
+            let inv = &inv;
+            let handles: Vec<_> = indexes
+                .into_iter()
+                .enumerate()
+                .map(|(ci, index)| s.spawn(move || inv.sense_table(Pos::ALL[ci], index)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(Error::Other("a loader thread panicked".into())))
+                })
+                .collect()
+        });
+        for (ci, t) in tables.into_iter().enumerate() {
+            inv.categories[ci].senses = t?;
+        }
+        Ok(inv)
+    }
+
+    /// Build one category's lemma → senses table from its index entries.
+    fn sense_table(&self, pos: Pos, index: Vec<(String, Vec<u32>)>) -> Result<SenseTable> {
+        let index_path = || self.dir.join(format!("index.{}", pos.file_suffix()));
+        let mut senses = FxHashMap::with_capacity_and_hasher(index.len(), Default::default());
+        for (lemma, offsets) in index {
+            let mut list = Vec::with_capacity(offsets.len());
+            for (n, off) in offsets.into_iter().enumerate() {
+                let id = SynsetId { pos, offset: off };
+                let Some(syn) = self.get(id) else {
+                    return Err(Error::parse(
+                        index_path(),
+                        0,
+                        format!("lemma {lemma:?} points at missing synset {off:08}"),
+                    ));
+                };
+                let Some(w) = syn.word_index(&lemma) else {
+                    return Err(Error::parse(
+                        index_path(),
+                        0,
+                        format!("synset {off:08}-{pos} does not contain lemma {lemma:?}"),
+                    ));
+                };
+                let key = self.sense_key(syn, w);
+                let tag_count = self.keys.get(key.as_str()).map_or(0, |r| r.tag_count);
+                list.push(Sense {
+                    key,
+                    synset: id,
+                    number: n as u16 + 1,
+                    tag_count,
+                });
+            }
+            senses.insert(lemma.into_boxed_str(), list.into_boxed_slice());
+        }
+        Ok(senses)
+    }
+
+    /// The dict folder this inventory was loaded from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Number of synsets.
+    pub fn len(&self) -> usize {
+        self.synsets.len()
+    }
+
+    /// True when no synsets are loaded.
+    pub fn is_empty(&self) -> bool {
+        self.synsets.is_empty()
+    }
+
+    /// All synsets, nouns first, then verbs, adjectives, adverbs (file order).
+    pub fn synsets(&self) -> &[Synset] {
+        &self.synsets
+    }
+
+    /// The synset with `id`, if any.
+    pub fn get(&self, id: SynsetId) -> Option<&Synset> {
+        self.position.get(&id).map(|&i| &self.synsets[i as usize])
+    }
+
+    /// Position of `id` in [`Inventory::synsets`] (a dense index for caches).
+    pub fn position(&self, id: SynsetId) -> Option<usize> {
+        self.position.get(&id).map(|&i| i as usize)
+    }
+
+    /// Senses of the lemma (exact index spelling after normalisation:
+    /// lower case, `_` for spaces) in WordNet order. No morphology: see
+    /// [`Inventory::lookup`] for inflected input.
+    pub fn senses(&self, lemma: &str, pos: Pos) -> &[Sense] {
+        let cat = &self.categories[cat_index(pos)];
+        if let Some(s) = cat.senses.get(lemma) {
+            return s;
+        }
+        let norm = morphy::normalize(lemma);
+        cat.senses.get(norm.as_str()).map_or(&[], |s| s)
+    }
+
+    /// Senses of a possibly inflected word: morphy's base forms in order,
+    /// their senses concatenated.
+    pub fn lookup(&self, word: &str, pos: Pos) -> Vec<&Sense> {
+        morphy::morphy(self, word, pos)
+            .iter()
+            .flat_map(|l| self.senses(l, pos).iter())
+            .collect()
+    }
+
+    /// Base forms of `word` in `pos` (WordNet's morphy).
+    pub fn morphy(&self, word: &str, pos: Pos) -> Vec<String> {
+        morphy::morphy(self, word, pos)
+    }
+
+    /// The synset of a sense key, with the key's sense number and tag count.
+    pub fn sense_by_key(&self, key: &str) -> Option<(&Synset, u16, u32)> {
+        let r = self.keys.get(key)?;
+        let pos = key_pos(key)?;
+        let syn = self.get(SynsetId {
+            pos,
+            offset: r.offset,
+        })?;
+        Some((syn, r.number, r.tag_count))
+    }
+
+    /// Does WordNet have this sense key?
+    pub fn has_key(&self, key: &str) -> bool {
+        self.keys.contains_key(key)
+    }
+
+    /// Every lemma of a category (unordered).
+    pub fn lemmas(&self, pos: Pos) -> impl Iterator<Item = &str> {
+        self.categories[cat_index(pos)].senses.keys().map(|k| &**k)
+    }
+
+    /// A fingerprint of this WordNet: sha256 of `index.sense`, which fixes
+    /// every sense key and offset a model can refer to. Computed once, on
+    /// first use.
+    pub fn checksum(&self) -> Result<&str> {
+        if let Some(c) = self.checksum.get() {
+            return Ok(c);
+        }
+        let path = self.dir.join("index.sense");
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let digest = Sha256::digest(&bytes);
+        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        Ok(self.checksum.get_or_init(|| hex))
+    }
+
+    /// The sense key of word `word` (0-based) of `syn`.
+    pub fn sense_key(&self, syn: &Synset, word: usize) -> String {
+        super::sense_key_with(syn, word, |id| self.get(id).map(Cow::Borrowed))
+    }
+}
+
+impl Lexicon for Inventory {
+    fn has_lemma(&self, lemma: &str, pos: Pos) -> bool {
+        self.categories[cat_index(pos)].senses.contains_key(lemma)
+    }
+    fn exception_bases(&self, form: &str, pos: Pos) -> Vec<String> {
+        self.categories[cat_index(pos)]
+            .exceptions
+            .get(form)
+            .map(|v| v.iter().map(|b| b.to_string()).collect())
+            .unwrap_or_default()
+    }
+}
+
+impl Dictionary for Inventory {
+    fn dict_dir(&self) -> &Path {
+        &self.dir
+    }
+    fn synset_offsets(&self, lemma: &str, pos: Pos) -> Result<Vec<u32>> {
+        Ok(self
+            .senses(lemma, pos)
+            .iter()
+            .map(|s| s.synset.offset)
+            .collect())
+    }
+    fn synset(&self, id: SynsetId) -> Result<Cow<'_, Synset>> {
+        self.get(id)
+            .map(Cow::Borrowed)
+            .ok_or_else(|| Error::UnknownId(super::offset_string(id, None)))
+    }
+    fn sense_index(&self, key: &str) -> Result<Option<SenseIndexEntry>> {
+        Ok(self.keys.get(key).map(|r| SenseIndexEntry {
+            key: key.to_string(),
+            offset: r.offset,
+            number: r.number,
+            tag_count: r.tag_count,
+        }))
+    }
+}
+
+/// The category of a sense key, from its ss_type digit.
+fn key_pos(key: &str) -> Option<Pos> {
+    let (_, rest) = key.rsplit_once('%')?;
+    let t = match rest.as_bytes().first()? {
+        b'1' => SynsetType::Noun,
+        b'2' => SynsetType::Verb,
+        b'3' => SynsetType::Adj,
+        b'4' => SynsetType::Adv,
+        b'5' => SynsetType::AdjSatellite,
+        _ => return None,
+    };
+    Some(t.pos())
+}
+
+/// Parse `index.sense` into key → (offset, sense number, tag count).
+fn load_sense_index(path: &Path) -> Result<FxHashMap<Box<str>, KeyRecord>> {
+    let text = read_file(path)?;
+    let mut keys = FxHashMap::with_capacity_and_hasher(text.len() / 30, Default::default());
+    for (n, line) in content_lines(&text) {
+        let e = parse_sense_index_line(line, path, n)?;
+        keys.insert(
+            e.key.into_boxed_str(),
+            KeyRecord {
+                offset: e.offset,
+                number: e.number,
+                tag_count: e.tag_count,
+            },
+        );
+    }
+    Ok(keys)
+}

@@ -1,0 +1,119 @@
+//! Sense keys: `lemma%ss_type:lex_filenum:lex_id:head_word:head_id`
+//! (senseidx(5WN)). `head_word`/`head_id` are set only for adjective
+//! satellites and name the head adjective of the satellite's cluster.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::SynsetType;
+
+/// A parsed sense key.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SenseKey {
+    /// Lemma, lower case, `_` for spaces.
+    pub lemma: String,
+    /// Synset type (1–5).
+    pub ss_type: SynsetType,
+    /// Lexicographer file number.
+    pub lex_filenum: u8,
+    /// Lexical id.
+    pub lex_id: u8,
+    /// Head word and its lex id, for satellites.
+    pub head: Option<(String, u8)>,
+}
+
+impl fmt::Display for SenseKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}%{}:{:02}:{:02}:",
+            self.lemma,
+            self.ss_type.number(),
+            self.lex_filenum,
+            self.lex_id
+        )?;
+        match &self.head {
+            Some((w, id)) => write!(f, "{w}:{id:02}"),
+            None => write!(f, ":"),
+        }
+    }
+}
+
+impl FromStr for SenseKey {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("malformed sense key {s:?} (expected lemma%1:14:00::)");
+        let (lemma, rest) = s.rsplit_once('%').ok_or_else(bad)?;
+        let parts: Vec<&str> = rest.split(':').collect();
+        if lemma.is_empty() || parts.len() != 5 {
+            return Err(bad());
+        }
+        let ss_type = match parts[0] {
+            "1" => SynsetType::Noun,
+            "2" => SynsetType::Verb,
+            "3" => SynsetType::Adj,
+            "4" => SynsetType::Adv,
+            "5" => SynsetType::AdjSatellite,
+            _ => return Err(bad()),
+        };
+        let two = |p: &str| {
+            if p.len() == 2 {
+                p.parse::<u8>().ok()
+            } else {
+                None
+            }
+        };
+        let lex_filenum = two(parts[1]).ok_or_else(bad)?;
+        let lex_id = two(parts[2]).ok_or_else(bad)?;
+        let head = match (parts[3], parts[4]) {
+            ("", "") => None,
+            (w, id) if !w.is_empty() => Some((w.to_string(), two(id).ok_or_else(bad)?)),
+            _ => return Err(bad()),
+        };
+        if (ss_type == SynsetType::AdjSatellite) != head.is_some() {
+            return Err(bad());
+        }
+        Ok(SenseKey {
+            lemma: lemma.to_string(),
+            ss_type,
+            lex_filenum,
+            lex_id,
+            head,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_format_round_trip() {
+        for k in [
+            "bank%1:14:00::",
+            "recent%5:00:00:past:00",
+            "take_place%2:30:00::",
+            "a%1:10:00::",
+        ] {
+            let key: SenseKey = k.parse().unwrap();
+            assert_eq!(key.to_string(), k);
+        }
+        let key: SenseKey = "recent%5:00:00:past:00".parse().unwrap();
+        assert_eq!(key.head, Some(("past".to_string(), 0)));
+    }
+
+    #[test]
+    fn malformed_keys_are_refused() {
+        for k in [
+            "bank",
+            "bank%1:14:00",
+            "bank%9:14:00::",
+            "bank%1:x:00::",
+            "recent%5:00:00::",
+            "%1:14:00::",
+        ] {
+            assert!(k.parse::<SenseKey>().is_err(), "{k}");
+        }
+    }
+}

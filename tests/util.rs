@@ -1,0 +1,99 @@
+//! Test harness: data locations, running the binary, temp dirs.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use wsd::wordnet::Inventory;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn require(p: PathBuf) -> PathBuf {
+    assert!(
+        p.exists(),
+        "{} is missing: run scripts/fetch-data.sh (or scripts/test.sh) first",
+        p.display()
+    );
+    p
+}
+
+/// The WordNet dict folder fetched by `scripts/fetch-data.sh`.
+pub fn dict() -> PathBuf {
+    require(root().join("wordnet/dict"))
+}
+
+/// SemCor 3.0.
+pub fn semcor() -> PathBuf {
+    require(root().join("corpora/semcor3.0"))
+}
+
+/// The SemEval-2007 folder.
+pub fn semeval() -> PathBuf {
+    require(root().join("corpora/wsd-eval/semeval2007"))
+}
+
+/// The inventory, loaded once for all tests.
+pub fn inventory() -> &'static Inventory {
+    static INV: OnceLock<Inventory> = OnceLock::new();
+    INV.get_or_init(|| Inventory::load(&dict()).expect("load WordNet"))
+}
+
+/// A `wsd` command with `--wordnet` set, run from the repository root.
+pub fn wsd() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_wsd"));
+    c.current_dir(root());
+    c.env_remove("WNSEARCHDIR");
+    c
+}
+
+/// Run and return output, stdout and stderr as strings.
+pub fn run(cmd: &mut Command) -> (Output, String, String) {
+    let out = cmd.output().expect("run wsd");
+    let so = String::from_utf8_lossy(&out.stdout).into_owned();
+    let se = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out, so, se)
+}
+
+/// Run, assert success, return stdout.
+pub fn ok(cmd: &mut Command) -> String {
+    let (out, so, se) = run(cmd);
+    assert!(
+        out.status.success(),
+        "wsd failed ({:?}):\nstdout:\n{so}\nstderr:\n{se}",
+        out.status
+    );
+    so
+}
+
+/// Run, assert a failure without a panic, return stderr.
+pub fn fails(cmd: &mut Command) -> String {
+    let (out, so, se) = run(cmd);
+    assert!(
+        !out.status.success(),
+        "wsd should have failed:\nstdout:\n{so}\nstderr:\n{se}"
+    );
+    assert!(!se.contains("panicked"), "wsd panicked:\n{se}");
+    se
+}
+
+/// A fresh temporary directory.
+pub fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("tempdir")
+}
+
+/// A copy of the dict folder made of symlinks, so one file can be replaced.
+pub fn dict_copy(dir: &Path) -> PathBuf {
+    let out = dir.join("dict");
+    std::fs::create_dir_all(&out).unwrap();
+    for e in std::fs::read_dir(dict()).unwrap() {
+        let e = e.unwrap();
+        std::os::unix::fs::symlink(e.path().canonicalize().unwrap(), out.join(e.file_name()))
+            .unwrap();
+    }
+    out
+}
