@@ -5,6 +5,8 @@
 //! or look across sentences (one sense per discourse) can, while simple
 //! methods implement only [`Disambiguator::disambiguate`].
 
+pub mod mfs;
+
 use crate::corpus::{Document, Target};
 use crate::wordnet::{Inventory, Sense};
 
