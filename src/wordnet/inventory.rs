@@ -19,8 +19,16 @@ use super::SynsetType;
 use super::{Dictionary, Pos, Sense, SynsetId};
 use crate::{Error, Result};
 
-/// lemma → senses in WordNet order.
-type SenseTable = FxHashMap<Box<str>, Box<[Sense]>>;
+/// lemma → its index entry.
+type SenseTable = FxHashMap<Box<str>, LemmaEntry>;
+
+/// An `index.*` entry: the synset offsets, and the senses (with their keys)
+/// built on first use — most lemmas are never asked for, and computing
+/// 206,941 sense keys up front would double the load time.
+struct LemmaEntry {
+    offsets: Box<[u32]>,
+    senses: OnceLock<Box<[Sense]>>,
+}
 
 /// Per-category tables.
 #[derive(Default)]
@@ -169,61 +177,54 @@ impl Inventory {
             keys,
             checksum: OnceLock::new(),
         };
-        let tables: Vec<Result<SenseTable>> = std::thread::scope(|s| {
-            let inv = &inv;
-            let handles: Vec<_> = indexes
-                .into_iter()
-                .enumerate()
-                .map(|(ci, index)| s.spawn(move || inv.sense_table(Pos::ALL[ci], index)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(Error::Other("a loader thread panicked".into())))
-                })
-                .collect()
-        });
-        for (ci, t) in tables.into_iter().enumerate() {
-            inv.categories[ci].senses = t?;
+        for (ci, index) in indexes.into_iter().enumerate() {
+            let pos = Pos::ALL[ci];
+            let mut table = FxHashMap::with_capacity_and_hasher(index.len(), Default::default());
+            for (lemma, offsets) in index {
+                if let Some(off) = offsets
+                    .iter()
+                    .find(|&&o| !inv.position.contains_key(&SynsetId { pos, offset: o }))
+                {
+                    return Err(Error::parse(
+                        dir.join(format!("index.{}", pos.file_suffix())),
+                        0,
+                        format!("lemma {lemma:?} points at missing synset {off:08}"),
+                    ));
+                }
+                table.insert(
+                    lemma.into_boxed_str(),
+                    LemmaEntry {
+                        offsets: offsets.into_boxed_slice(),
+                        senses: OnceLock::new(),
+                    },
+                );
+            }
+            inv.categories[ci].senses = table;
         }
         Ok(inv)
     }
 
-    /// Build one category's lemma → senses table from its index entries.
-    fn sense_table(&self, pos: Pos, index: Vec<(String, Vec<u32>)>) -> Result<SenseTable> {
-        let index_path = || self.dir.join(format!("index.{}", pos.file_suffix()));
-        let mut senses = FxHashMap::with_capacity_and_hasher(index.len(), Default::default());
-        for (lemma, offsets) in index {
-            let mut list = Vec::with_capacity(offsets.len());
-            for (n, off) in offsets.into_iter().enumerate() {
+    /// The senses of one index entry, keys computed from the synsets.
+    fn build_senses(&self, pos: Pos, lemma: &str, offsets: &[u32]) -> Box<[Sense]> {
+        offsets
+            .iter()
+            .enumerate()
+            .filter_map(|(n, &off)| {
                 let id = SynsetId { pos, offset: off };
-                let Some(syn) = self.get(id) else {
-                    return Err(Error::parse(
-                        index_path(),
-                        0,
-                        format!("lemma {lemma:?} points at missing synset {off:08}"),
-                    ));
-                };
-                let Some(w) = syn.word_index(&lemma) else {
-                    return Err(Error::parse(
-                        index_path(),
-                        0,
-                        format!("synset {off:08}-{pos} does not contain lemma {lemma:?}"),
-                    ));
-                };
+                let syn = self.get(id)?;
+                // index.* and data.* agree in WordNet 3.0 (a test checks every
+                // key); a lemma missing from its synset would be a damaged file.
+                let w = syn.word_index(lemma).unwrap_or(0);
                 let key = self.sense_key(syn, w);
                 let tag_count = self.keys.get(key.as_str()).map_or(0, |r| r.tag_count);
-                list.push(Sense {
+                Some(Sense {
                     key,
                     synset: id,
                     number: n as u16 + 1,
                     tag_count,
-                });
-            }
-            senses.insert(lemma.into_boxed_str(), list.into_boxed_slice());
-        }
-        Ok(senses)
+                })
+            })
+            .collect()
     }
 
     /// The dict folder this inventory was loaded from.
@@ -261,11 +262,16 @@ impl Inventory {
     /// [`Inventory::lookup`] for inflected input.
     pub fn senses(&self, lemma: &str, pos: Pos) -> &[Sense] {
         let cat = &self.categories[cat_index(pos)];
-        if let Some(s) = cat.senses.get(lemma) {
-            return s;
-        }
-        let norm = morphy::normalize(lemma);
-        cat.senses.get(norm.as_str()).map_or(&[], |s| s)
+        let (lemma, entry) = match cat.senses.get_key_value(lemma) {
+            Some(kv) => kv,
+            None => match cat.senses.get_key_value(morphy::normalize(lemma).as_str()) {
+                Some(kv) => kv,
+                None => return &[],
+            },
+        };
+        entry
+            .senses
+            .get_or_init(|| self.build_senses(pos, lemma, &entry.offsets))
     }
 
     /// Senses of a possibly inflected word: morphy's base forms in order,
