@@ -357,6 +357,8 @@ pub fn parse_semcor(
     };
     let mut sentence: Option<Sentence> = None;
     let mut snums: HashSet<String> = HashSet::new();
+    // Reused for every line: one allocation per file, not per line.
+    let mut attrs: Vec<(&str, &str)> = Vec::with_capacity(16);
     for (i, raw) in text.lines().enumerate() {
         let lineno = i + 1;
         let err = |msg: String| Error::parse(origin, lineno, msg);
@@ -388,7 +390,7 @@ pub fn parse_semcor(
             .position(|b| b.is_ascii_whitespace() || b == b'>')
             .ok_or_else(|| err(format!("tag without `>`: {line:?}")))?;
         let name = &body[..name_len];
-        let (attrs, rest) = scan_attrs(&body[name_len..]).map_err(err)?;
+        let rest = scan_attrs(&body[name_len..], &mut attrs).map_err(err)?;
         match name {
             "wf" | "punc" => {
                 let close = if name == "wf" { "</wf>" } else { "</punc>" };
@@ -454,16 +456,16 @@ pub fn parse_semcor(
     Ok((doc, stats))
 }
 
-/// The attributes of a start tag and the rest of its line.
-type ScannedTag<'a> = (Vec<(&'a str, &'a str)>, &'a str);
-
-/// Scan `name=value` attributes up to the `>` closing the start tag; return
-/// them and the rest of the line after `>`. Values may be bare (up to white
+/// Scan `name=value` attributes up to the `>` closing the start tag into
+/// `attrs` (cleared first); return the rest of the line after `>`. Values may be bare (up to white
 /// space or `>`) or quoted with `"`. A `'` is an ordinary character: bare
 /// values such as `lemma=governor's_race` and `lemma=n't` contain it.
-fn scan_attrs(s: &str) -> std::result::Result<ScannedTag<'_>, String> {
+fn scan_attrs<'a>(
+    s: &'a str,
+    attrs: &mut Vec<(&'a str, &'a str)>,
+) -> std::result::Result<&'a str, String> {
     let b = s.as_bytes();
-    let mut attrs = Vec::new();
+    attrs.clear();
     let mut i = 0;
     loop {
         while i < b.len() && b[i].is_ascii_whitespace() {
@@ -473,7 +475,7 @@ fn scan_attrs(s: &str) -> std::result::Result<ScannedTag<'_>, String> {
             return Err("start tag not closed (missing `>`)".into());
         }
         if b[i] == b'>' {
-            return Ok((attrs, &s[i + 1..]));
+            return Ok(&s[i + 1..]);
         }
         let start = i;
         while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'-') {
@@ -599,8 +601,15 @@ fn wf_token(
 /// and drop a syntactic marker from the head word (`preceding(a)` →
 /// `preceding`). Returns the lexsn and whether it changed.
 fn normalise_lexsn(lexsn: &str) -> std::result::Result<(std::borrow::Cow<'_, str>, bool), String> {
-    let fields: Vec<&str> = lexsn.split(':').collect();
-    let ok = fields.len() == 5
+    let mut it = lexsn.split(':');
+    let mut fields = [""; 5];
+    let mut n = 0;
+    for f in it.by_ref().take(5) {
+        fields[n] = f;
+        n += 1;
+    }
+    let ok = n == 5
+        && it.next().is_none()
         && matches!(fields[0], "1" | "2" | "3" | "4" | "5")
         && fields[1].len() == 2
         && fields[1].bytes().all(|b| b.is_ascii_digit())
@@ -846,19 +855,20 @@ mod tests {
 
     #[test]
     fn attribute_scanner() {
-        let (a, rest) = scan_attrs(" a=1 b=\"x y\" c=n't d=governor's>word</wf>").unwrap();
+        let mut a = Vec::new();
+        let rest = scan_attrs(" a=1 b=\"x y\" c=n't d=governor's>word</wf>", &mut a).unwrap();
         assert_eq!(
             a,
             [("a", "1"), ("b", "x y"), ("c", "n't"), ("d", "governor's")]
         );
         assert_eq!(rest, "word</wf>");
-        let (a, rest) = scan_attrs(">").unwrap();
+        let rest = scan_attrs(">", &mut a).unwrap();
         assert!(a.is_empty());
         assert_eq!(rest, "");
-        let (a, _) = scan_attrs(" a= b=1>").unwrap();
+        scan_attrs(" a= b=1>", &mut a).unwrap();
         assert_eq!(a, [("a", ""), ("b", "1")]);
-        assert!(scan_attrs(" a=").is_err());
-        assert!(scan_attrs(" a=1").is_err());
+        assert!(scan_attrs(" a=", &mut a).is_err());
+        assert!(scan_attrs(" a=1", &mut a).is_err());
     }
 
     #[test]
