@@ -4,8 +4,25 @@
 //! [`Document`]s of [`Sentence`]s of [`Token`]s. A [`Target`] is a token a
 //! method must disambiguate: a lemma, a WordNet POS and an instance id.
 //! Methods see only this model, never the format it came from.
+//!
+//! Readers: [`semcor`] (SemCor 3.0 tagfiles and the fixed train/test split),
+//! [`raganato`] (the evaluation framework's XML) and [`keyfile`] (the
+//! framework's `id key [key…]` answer files, read and written).
+
+use std::collections::HashMap;
 
 use crate::wordnet::Pos;
+
+pub mod keyfile;
+pub mod raganato;
+pub mod semcor;
+
+pub use keyfile::{parse_keys, read_key_file, write_key_file, write_keys, KeyFile};
+pub use raganato::{attach_gold, parse_xml, read_xml};
+pub use semcor::{
+    read_semcor, read_semcor_file, read_semcor_with_stats, semcor_files, semcor_stats, split_files,
+    PartStats, SemcorStats, Split,
+};
 
 /// A document: the unit of one-sense-per-discourse and of the SemCor split.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -84,4 +101,55 @@ impl Document {
     pub fn token(&self, t: &Target) -> &Token {
         &self.sentences[t.sentence].tokens[t.token]
     }
+}
+
+/// The WordNet POS of every instance of the documents (instance id → POS),
+/// for the scorer's per-POS breakdown.
+pub fn instance_pos(docs: &[Document]) -> HashMap<String, Pos> {
+    let mut out = HashMap::new();
+    for d in docs {
+        for s in &d.sentences {
+            for t in &s.tokens {
+                if let (Some(id), Some(pos)) = (&t.instance, t.pos) {
+                    out.insert(id.clone(), pos);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The result of [`check_gold_keys`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct KeyCheck {
+    /// Gold keys checked (one per key per token).
+    pub checked: usize,
+    /// Gold keys the closure rejected.
+    pub unknown: usize,
+    /// The first few rejected keys (distinct, in reading order).
+    pub examples: Vec<String>,
+}
+
+/// How many gold keys of the documents a sense inventory lacks. `known`
+/// answers "does WordNet know this sense key" (the inventory is not needed
+/// here, so any lookup works: a loaded inventory, a set read from
+/// `index.sense`, …). Up to ten distinct unknown keys are kept as examples.
+pub fn check_gold_keys(docs: &[Document], known: impl Fn(&str) -> bool) -> KeyCheck {
+    let mut out = KeyCheck::default();
+    for d in docs {
+        for s in &d.sentences {
+            for t in &s.tokens {
+                for k in &t.gold {
+                    out.checked += 1;
+                    if !known(k) {
+                        out.unknown += 1;
+                        if out.examples.len() < 10 && !out.examples.contains(k) {
+                            out.examples.push(k.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
 }
