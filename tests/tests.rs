@@ -3,6 +3,8 @@
 //! it first).
 //!
 //! * `wordnet` — the inventory, ids, morphy, `wsd senses` / `wsd synset`, bad input.
+//! * `corpus` — SemCor and XML readers, the scorer, `wsd eval` / `wsd score`, MFS.
 
+mod corpus;
 mod util;
 mod wordnet;

@@ -6,7 +6,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod eval;
 mod info;
+pub mod methods;
+mod progress;
+mod score;
 mod senses;
 mod synset;
 
@@ -45,6 +49,10 @@ pub enum Command {
     Synset(synset::Args),
     /// Load the whole inventory and print its size (a data check).
     Info(info::Args),
+    /// Run a method on annotated data and score it (P/R/F1, per POS).
+    Eval(eval::Args),
+    /// Score a system key file against a gold key file.
+    Score(score::Args),
 }
 
 /// Run the parsed command line.
@@ -53,5 +61,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Senses(a) => senses::run(&cli, a),
         Command::Synset(a) => synset::run(&cli, a),
         Command::Info(a) => info::run(&cli, a),
+        Command::Eval(a) => eval::run(&cli, a),
+        Command::Score(a) => score::run(&cli, a),
     }
 }

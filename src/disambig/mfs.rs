@@ -28,3 +28,79 @@ impl Disambiguator for FirstSense {
         })
     }
 }
+
+/// The most frequent sense counted on a sense-tagged corpus (SemCor's train
+/// split), for lemmas seen there; abstains on the others so that a chain
+/// (`mfs-semcor` is registered as `mfs-semcor,mfs`) backs off to WordNet's
+/// first sense.
+#[derive(Clone, Debug, Default)]
+pub struct CorpusMfs {
+    /// (lemma, pos) → (key, count) of the most frequent candidate.
+    best: rustc_hash::FxHashMap<(String, crate::wordnet::Pos), Vec<(String, u32)>>,
+}
+
+impl CorpusMfs {
+    /// Count gold keys of the tagged tokens of `docs` (a token with several
+    /// gold keys counts once for each).
+    pub fn from_documents(docs: &[Document]) -> CorpusMfs {
+        let mut counts: rustc_hash::FxHashMap<
+            (String, crate::wordnet::Pos),
+            rustc_hash::FxHashMap<String, u32>,
+        > = Default::default();
+        for d in docs {
+            for s in &d.sentences {
+                for t in &s.tokens {
+                    if let (Some(l), Some(p)) = (&t.lemma, t.pos) {
+                        for k in &t.gold {
+                            *counts
+                                .entry((l.clone(), p))
+                                .or_default()
+                                .entry(k.clone())
+                                .or_default() += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let best = counts
+            .into_iter()
+            .map(|(lp, m)| {
+                let mut v: Vec<(String, u32)> = m.into_iter().collect();
+                v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+                (lp, v)
+            })
+            .collect();
+        CorpusMfs { best }
+    }
+}
+
+impl Disambiguator for CorpusMfs {
+    fn name(&self) -> &str {
+        "mfs-semcor"
+    }
+
+    fn disambiguate(
+        &self,
+        _inv: &Inventory,
+        _doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+    ) -> Option<Prediction> {
+        let counted = self.best.get(&(target.lemma.clone(), target.pos))?;
+        // The most frequent counted key that is a candidate; ties go to the
+        // earlier WordNet sense.
+        let mut best: Option<(&Sense, u32)> = None;
+        for c in candidates {
+            if let Some((_, n)) = counted.iter().find(|(k, _)| *k == c.key) {
+                if best.is_none_or(|(_, b)| *n > b) {
+                    best = Some((c, *n));
+                }
+            }
+        }
+        best.map(|(s, n)| Prediction {
+            key: s.key.clone(),
+            method: "mfs-semcor".to_string(),
+            score: n as f64,
+        })
+    }
+}

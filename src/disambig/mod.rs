@@ -5,10 +5,27 @@
 //! or look across sentences (one sense per discourse) can, while simple
 //! methods implement only [`Disambiguator::disambiguate`].
 
+pub mod chain;
 pub mod mfs;
 
+pub use chain::Chain;
+pub use mfs::{CorpusMfs, FirstSense};
+
+use std::borrow::Cow;
+
 use crate::corpus::{Document, Target};
-use crate::wordnet::{Inventory, Sense};
+use crate::wordnet::{Inventory, Pos, Sense};
+
+/// The candidate senses of a target: the senses of its lemma, or — when
+/// the lemma as given is not in WordNet (plain text, odd corpus lemmas) —
+/// of the base forms morphy finds for it.
+pub fn candidates<'a>(inv: &'a Inventory, lemma: &str, pos: Pos) -> Cow<'a, [Sense]> {
+    let direct = inv.senses(lemma, pos);
+    if !direct.is_empty() {
+        return Cow::Borrowed(direct);
+    }
+    Cow::Owned(inv.lookup(lemma, pos).into_iter().cloned().collect())
+}
 
 /// What a method decided for one target.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,13 +65,36 @@ pub trait Disambiguator: Send + Sync {
         targets
             .iter()
             .map(|t| {
-                let cands = inv.senses(&t.lemma, t.pos);
+                let cands = candidates(inv, &t.lemma, t.pos);
                 if cands.is_empty() {
                     None
                 } else {
-                    self.disambiguate(inv, doc, t, cands)
+                    self.disambiguate(inv, doc, t, &cands)
                 }
             })
             .collect()
     }
+}
+
+/// The targets of one document with what the method decided for each.
+pub type DocumentResult = Vec<(Target, Option<Prediction>)>;
+
+/// Run `method` over `docs`, documents in parallel (rayon), results in input
+/// order. `progress` is called with the number of targets of each finished
+/// document (from worker threads).
+pub fn run_documents(
+    method: &dyn Disambiguator,
+    inv: &Inventory,
+    docs: &[Document],
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<DocumentResult> {
+    use rayon::prelude::*;
+    docs.par_iter()
+        .map(|d| {
+            let targets = d.targets();
+            let preds = method.disambiguate_document(inv, d, &targets);
+            progress(targets.len());
+            targets.into_iter().zip(preds).collect()
+        })
+        .collect()
 }

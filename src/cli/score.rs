@@ -1,0 +1,45 @@
+//! `wsd score GOLD SYSTEM`: score any system's key file against a gold key
+//! file, as the evaluation framework's Scorer.java does.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::{Cli, InfoFormat};
+use wsd::corpus::read_key_file;
+use wsd::eval::{looks_like_sense_key, render_text, score};
+use wsd::wordnet::{Dictionary, Lookup};
+
+/// Arguments of `wsd score`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Gold key file (`id key [key…]` per line).
+    pub gold: PathBuf,
+    /// System key file.
+    pub system: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: InfoFormat,
+}
+
+/// Run `wsd score`.
+pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
+    let gold = read_key_file(&args.gold)?;
+    let system = read_key_file(&args.system)?;
+    // Keys are checked against WordNet when a dict folder is found, else by syntax.
+    let dict = Lookup::open(cli.wordnet.as_deref()).ok();
+    if dict.is_none() {
+        eprintln!("wsd: no WordNet found; checking system keys by syntax only");
+    }
+    let known = |k: &str| match &dict {
+        Some(d) => d.sense_index(k).ok().flatten().is_some(),
+        None => looks_like_sense_key(k),
+    };
+    let report = score(&gold, &system, None, &known);
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        InfoFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
+        InfoFormat::Text => write!(out, "{}", render_text(&report))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
