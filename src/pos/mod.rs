@@ -7,10 +7,12 @@
 //!   word's 3-character suffix and first character; the lower-cased word;
 //!   the previous tag, the tag before it, and both together; previous tag
 //!   × word; the words at −2, −1, +1, +2 and the suffixes of the words at
-//!   −1 and +1. Optional templates (on in the default model): word shape
-//!   (`Xx`, `d.d` …), suffixes of length 1, 2, 4 and a 2-character prefix,
-//!   capitalisation × sentence start, previous tag × next word and word ×
-//!   next word.
+//!   −1 and +1. Optional templates (all on in the default model, chosen on
+//!   held-out training documents): word shape (`Xx`, `d.d` …), suffixes of
+//!   length 1, 2, 4 and a 2-character prefix, capitalisation × sentence
+//!   start, previous tag × next word and word × next word, and Honnibal's
+//!   word classes (`!HYPHEN`, `!YEAR`, `!DIGITS`) in place of hyphenated
+//!   words and numbers.
 //! * **Decoding** is greedy, left to right; the two previous *predicted*
 //!   tags feed the next prediction (during training too).
 //! * A **tag dictionary** short-circuits frequent unambiguous words (seen
@@ -36,17 +38,23 @@
 //! SemCor joins multiword expressions with `_` (`took_place`,
 //! `Fulton_County_Grand_Jury`), but plain text arrives as separate words.
 //! [`PosTagger::train`] therefore **splits every `_`-joined token into its
-//! words, each carrying the multiword's tag** (`took/VB place/VB`,
-//! `Fulton/NNP County/NNP …`): the model sees the words text will contain,
-//! in context, at the cost of some noise for non-head words (`place/VB`).
-//! [`PosTagger::tag`] accepts such tokens too: it tags their words in
+//! words** and trains on the words text will contain, in context. Only the
+//! multiword's *head* is supervised with the multiword's tag — the first
+//! word when that tag is a verb or modal tag (`took_place`/VB → `took`),
+//! otherwise the last word (`primary_election`/NN → `election`,
+//! `Fulton_County_Grand_Jury`/NNP → `Jury`); the other words are tagged by
+//! the model in passing but never trained on, since their own tags are
+//! unknown (`place` is not a VB, `at` and `the` in `at_the_time`/RB are not
+//! adverbs). On held-out SemCor training documents this beat giving every
+//! word the multiword's tag (see `semcor_eval.rs`).
+//!
+//! [`PosTagger::tag`] accepts `_`-joined tokens too: it tags their words in
 //! context and gives the multiword the tag of its first word when that is a
-//! verb or modal (`took_place` → tag of `took`), otherwise the tag of its
-//! last word (`primary_election` → tag of `election`, the English head).
+//! verb or modal, otherwise the tag of its last word — the same head rule.
 //!
 //! # Plain-text input
 //!
-//! Words from [`crate::text::tokenize`] can be tagged as they are: curly
+//! Words from [`crate::text::tokenize()`] can be tagged as they are: curly
 //! quotes and apostrophes, straight double quotes (read as alternately
 //! opening ` `` ` and closing `''`) and the Penn pieces `ca n't` / `wo
 //! n't` are mapped onto SemCor's forms before feature extraction. The tags
@@ -72,7 +80,7 @@ use features::{flags, mix64, Context, IdBuild, START, START2};
 
 /// The number of training passes the project uses (chosen on held-out
 /// SemCor *training* documents, see `semcor_eval.rs`).
-pub const DEFAULT_ITERATIONS: usize = 5;
+pub const DEFAULT_ITERATIONS: usize = 10;
 
 /// Words seen at least this often …
 const TAGDICT_MIN_FREQ: u32 = 20;
@@ -81,7 +89,8 @@ const TAGDICT_MIN_SHARE: f64 = 0.97;
 /// Averaged weights smaller than this (in absolute value) are dropped.
 const PRUNE_BELOW: f64 = 1e-4;
 /// The default set of optional feature templates.
-const DEFAULT_FLAGS: u32 = flags::SHAPE | flags::AFFIXES | flags::CAP_INITIAL;
+const DEFAULT_FLAGS: u32 =
+    flags::SHAPE | flags::AFFIXES | flags::CLASS_NORM | flags::CAP_INITIAL | flags::BIGRAMS;
 
 /// A trained averaged-perceptron POS tagger (see the module docs).
 #[derive(Clone, Debug, PartialEq)]
@@ -107,6 +116,9 @@ pub(crate) struct TrainOptions {
     pub iterations: usize,
     pub seed: u64,
     pub flags: u32,
+    /// Supervise only the head word of a multiword (see the module docs);
+    /// otherwise every word of it gets the multiword's tag.
+    pub heads_only: bool,
 }
 
 /// SplitMix64: small, fast, deterministic.
@@ -236,21 +248,32 @@ impl PosTagger {
                 iterations,
                 seed,
                 flags: DEFAULT_FLAGS,
+                heads_only: true,
             },
         )
     }
 
     pub(crate) fn train_with(sentences: &[Vec<(String, String)>], opts: TrainOptions) -> PosTagger {
-        // Expand multiwords; collect the tag set.
-        let mut expanded: Vec<(Vec<&str>, Vec<&str>)> = Vec::with_capacity(sentences.len());
+        // Expand multiwords; collect the tag set. Each word gets its gold
+        // tag, or `None` for the non-head words of a multiword when only
+        // heads are supervised.
+        let mut expanded: Vec<(Vec<&str>, Vec<Option<&str>>)> = Vec::with_capacity(sentences.len());
         let mut tagset: Vec<&str> = Vec::new();
         for s in sentences {
             let (words, spans) = expand(s.iter().map(|(w, _)| w.as_str()));
             let mut tags = Vec::with_capacity(words.len());
             for ((_, t), span) in s.iter().zip(&spans) {
-                tags.extend(std::iter::repeat_n(t.as_str(), span.len()));
+                let head = if is_verbal(t) {
+                    span.start
+                } else {
+                    span.end - 1
+                };
+                for k in span.clone() {
+                    let supervised = span.len() == 1 || k == head || !opts.heads_only;
+                    tags.push(supervised.then_some(t.as_str()));
+                }
             }
-            tagset.extend(tags.iter().copied());
+            tagset.extend(tags.iter().flatten().copied());
             expanded.push((words, tags));
         }
         tagset.sort_unstable();
@@ -263,13 +286,18 @@ impl PosTagger {
             .collect();
 
         // Contexts and gold ids; tag dictionary counts.
-        let mut prepared: Vec<(Context, Vec<u16>)> = Vec::with_capacity(expanded.len());
+        let mut prepared: Vec<(Context, Vec<Option<u16>>)> = Vec::with_capacity(expanded.len());
         let mut counts: HashMap<String, HashMap<u16, u32>> = HashMap::new();
         for (words, tags) in &expanded {
             let ctx = Context::new(words, opts.flags);
-            let gold: Vec<u16> = tags.iter().map(|t| *tag_id.get(t).unwrap_or(&0)).collect();
-            for (w, &g) in ctx.raw.iter().zip(&gold) {
-                *counts.entry(w.clone()).or_default().entry(g).or_default() += 1;
+            let gold: Vec<Option<u16>> = tags
+                .iter()
+                .map(|t| t.and_then(|t| tag_id.get(t).copied()))
+                .collect();
+            for (w, g) in ctx.raw.iter().zip(&gold) {
+                if let Some(g) = *g {
+                    *counts.entry(w.clone()).or_default().entry(g).or_default() += 1;
+                }
             }
             prepared.push((ctx, gold));
         }
@@ -303,13 +331,15 @@ impl PosTagger {
             for &si in &order {
                 let (ctx, gold) = &prepared[si];
                 let (mut prev, mut prev2) = (START, START2);
-                for i in 0..ctx.len() {
+                for (i, truth) in gold.iter().enumerate() {
                     let guess = match tagdict.get(&ctx.raw[i]) {
                         Some(&t) => t,
                         None => {
                             ctx.features(i, prev, prev2, opts.flags, &mut feats);
                             let guess = trainer.predict(&feats, &mut scores);
-                            trainer.update(gold[i], guess, &feats);
+                            if let Some(truth) = *truth {
+                                trainer.update(truth, guess, &feats);
+                            }
                             guess
                         }
                     };

@@ -2,7 +2,7 @@
 //!
 //! Raw text goes through
 //!
-//! 1. [`tokenize`] — a regex tokeniser in the Penn Treebank style
+//! 1. [`tokenize()`] — a regex tokeniser in the Penn Treebank style
 //!    (contractions split, punctuation separated, abbreviations, numbers,
 //!    hyphenated words, URLs and e-mails kept whole). Every [`RawToken`]
 //!    carries its byte span, and `&text[start..end]` is always exactly the

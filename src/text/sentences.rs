@@ -10,7 +10,7 @@
 //!    as two tokens) ends the sentence, unless the next token starts with a
 //!    lower-case letter (`"Why?" he asked`, `approx. five`).
 //! 3. A token the tokeniser kept as an abbreviation (`Mr.`, `U.S.`, `etc.`,
-//!    `Jan.`, an initial `J.` — see [`crate::text::tokenize`]) ends the
+//!    `Jan.`, an initial `J.` — see [`crate::text::tokenize()`]) ends the
 //!    sentence only when it is not a title-like abbreviation (`Mr.`, `Dr.`,
 //!    `e.g.`, `vs.` …, never) nor an initial, and the next token is
 //!    capitalised *and* a stop word (`The`, `He`, `But` …): `at Acme Inc.

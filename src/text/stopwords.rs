@@ -7,7 +7,7 @@
 //! tokeniser leaves (`don`, `t`, `ll`, `couldn`, `won't` …). It is stored
 //! sorted so that lookup is a binary search.
 //!
-//! Because [`crate::text::tokenize`] splits contractions the Penn way
+//! Because [`crate::text::tokenize()`] splits contractions the Penn way
 //! (`can't` → `ca` `n't`, `we'll` → `we` `'ll`), [`is_stop_word`] also
 //! accepts the Penn clitics in [`PENN_CLITICS`], which NLTK's list lacks.
 //!
