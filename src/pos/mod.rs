@@ -60,6 +60,15 @@
 //! n't` are mapped onto SemCor's forms before feature extraction. The tags
 //! returned are always tags of the training tag set.
 //!
+//! # Accuracy
+//!
+//! Trained on the project's SemCor train split (10 passes) and scored on
+//! its test split: 92.0 % Penn tags, 96.0 % WordNet categories
+//! (n/v/a/r/other); ~8 MB model; a few hundred thousand words per second.
+//! SemCor mixes two tagging regimes (coarse `NN`/`VB` on sense-tagged words
+//! in brown1/brown2, fine Penn tags in brownv), which caps the Penn figure;
+//! details and the command to reproduce them are in `semcor_eval.rs`.
+//!
 //! # Serialisation
 //!
 //! [`PosTagger::to_bytes`] / [`PosTagger::from_bytes`] write and read a
