@@ -8,9 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A WordNet lexical category (one `index.*`/`data.*` file pair).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Pos {
     /// Nouns (`n`).
     Noun,
