@@ -1,0 +1,529 @@
+//! A regex-based, Penn-Treebank-flavoured word tokeniser with byte offsets.
+//!
+//! [`tokenize`] turns raw text into [`RawToken`]s. Every token carries the
+//! byte range `[start, end)` it came from, and the tokeniser never rewrites
+//! text: **`&text[t.start..t.end] == t.text` holds for every token**.
+//! Contractions are *split*, not normalised — `can't` becomes `ca` + `n't`,
+//! both verbatim substrings — so the invariant survives; normalisation
+//! (curly to straight apostrophes, `"` to Penn's ` `` `/`''`) is left to the
+//! consumers that need it (the POS tagger does its own).
+//!
+//! What it does, in priority order at each position:
+//!
+//! * URLs (`http://…`, `https://…`, `ftp://…`, `www.…`) and e-mail addresses
+//!   stay whole; trailing sentence punctuation is not part of a URL.
+//! * Dotted abbreviations stay whole with their final period: `U.S.`,
+//!   `e.g.`, `i.e.`, `a.m.`, `Ph.D.`.
+//! * Numbers with internal separators stay whole: `3.14`, `1,000`, `12:30`,
+//!   `1/2`, `.5`. A percent sign is its own token (`10%` → `10` `%`, as in
+//!   the Penn Treebank and SemCor); so is a currency sign (`$5` → `$` `5`).
+//! * Words: letters, marks, digits and `_`, with internal hyphens and
+//!   apostrophes kept (`well-known`, `o'clock`, `O'Brien`, `1960s`).
+//!   Penn contractions are then split off the end: `don't` → `do` `n't`,
+//!   `can't` → `ca` `n't`, `I'm` → `I` `'m`, `we'll` → `we` `'ll`,
+//!   `John's` → `John` `'s` (also with the curly apostrophe `’`).
+//!   `cannot` is kept whole, as SemCor has it.
+//! * A word followed by `.` keeps the period when it is a known abbreviation
+//!   (`Mr.`, `Dr.`, `etc.`, `Inc.`, `vs.`, capitalised `Jan.`, `Calif.` …;
+//!   `No.`/`p.`/`Fig.` only before a number) or a capital initial (`J.`,
+//!   but not `I.`). Any other final period is a token of its own; the
+//!   sentence splitter decides what the period means.
+//! * Multi-character punctuation kept whole: `...`, `--` (and longer runs
+//!   of `.`/`-`), LaTeX/Penn quotes ` `` ` and `''`. Every other
+//!   character that is not whitespace is a token of its own (quotes,
+//!   brackets, `$`, `%`, symbols, emoji …).
+//!
+//! Whitespace, control characters and zero-width format characters
+//! (U+200B–U+200D, U+2060, U+FEFF) separate tokens and are never part of one.
+//!
+//! # Cost
+//!
+//! The text is first cut into runs of non-separator characters, and every
+//! run longer than [`MAX_TOKEN_BYTES`] is cut into pieces of at most that
+//! many bytes (at a character boundary) that are tokenised independently.
+//! So no token is longer than `MAX_TOKEN_BYTES`, a regex is only ever run
+//! on a piece of bounded length, and the whole pass is linear in the input
+//! (a 10 MB line without a space becomes ~40 000 chunk tokens in well under
+//! a second). The price: a "word" longer than the cap is returned as
+//! several adjacent tokens.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+/// Longest token the tokeniser returns, in bytes. Longer runs without a
+/// separator are cut into pieces of at most this size (see the module doc).
+pub const MAX_TOKEN_BYTES: usize = 256;
+
+/// A token and its byte span `[start, end)` in the text it came from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RawToken {
+    /// The token text, always equal to `&text[start..end]`.
+    pub text: String,
+    /// Byte offset of the first byte.
+    pub start: usize,
+    /// Byte offset one past the last byte.
+    pub end: usize,
+}
+
+impl RawToken {
+    fn new(text: &str, start: usize, end: usize) -> RawToken {
+        RawToken {
+            text: text[start..end].to_string(),
+            start,
+            end,
+        }
+    }
+}
+
+/// Abbreviations that keep their period whatever their case (lower-cased,
+/// without the period). Titles first: the sentence splitter never ends a
+/// sentence after one of [`TITLES`].
+const ABBREV_ANY_CASE: &[&str] = &[
+    // titles (see TITLES)
+    "adm", "capt", "cmdr", "col", "cpl", "dr", "fr", "gen", "gov", "hon", "lt", "maj", "messrs",
+    "mlle", "mme", "mr", "mrs", "ms", "mt", "pres", "prof", "pvt", "rep", "rev", "sen", "sgt",
+    "sr", "st", "supt", // others
+    "al", "approx", "assn", "bros", "cf", "co", "corp", "dept", "esp", "etc", "ft", "govt", "inc",
+    "incl", "jr", "ltd", "vs", "viz",
+];
+
+/// Abbreviations after which a sentence is never ended: they precede a
+/// name or an example (`Mr. Smith`, `e.g. this`).
+pub(crate) const TITLES: &[&str] = &[
+    "adm", "capt", "cf", "cmdr", "col", "cpl", "dr", "e.g", "fr", "gen", "gov", "hon", "i.e", "lt",
+    "maj", "messrs", "mlle", "mme", "mr", "mrs", "ms", "mt", "pres", "prof", "pvt", "rep", "rev",
+    "sen", "sgt", "sr", "st", "supt", "vs", "viz",
+];
+
+/// Abbreviations that keep their period only when capitalised (they are
+/// also ordinary words: `I sat.`, `he was ill.`): months, weekdays, US
+/// states, street words.
+const ABBREV_CAPITALISED: &[&str] = &[
+    "ala", "apr", "ariz", "ark", "aug", "ave", "blvd", "calif", "colo", "conn", "dec", "del",
+    "feb", "fla", "fri", "ga", "ill", "ind", "jan", "jul", "jun", "kan", "kans", "ky", "la", "mar",
+    "mass", "md", "mich", "minn", "miss", "mo", "mon", "mont", "neb", "nev", "nov", "oct", "okla",
+    "ore", "pa", "rd", "sat", "sep", "sept", "sun", "tenn", "tex", "thu", "thur", "thurs", "tue",
+    "tues", "va", "vt", "wash", "wed", "wis", "wyo",
+];
+
+/// Abbreviations that keep their period only before a number (`No. 5`,
+/// `p. 12`, `Fig. 3`), since `no.` ends many a sentence.
+const ABBREV_BEFORE_NUMBER: &[&str] = &[
+    "art", "ch", "fig", "figs", "no", "nos", "nr", "op", "p", "pp", "sec", "sect", "vol", "vols",
+];
+
+struct Patterns {
+    url: Regex,
+    email: Regex,
+    dotted: Regex,
+    number: Regex,
+    multi_punct: Regex,
+    clitic: Regex,
+    word: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| {
+        let re = |s: &str| Regex::new(s).expect("tokeniser pattern compiles");
+        Patterns {
+            url: re(
+                r#"^(?i:https?://|ftp://|www\.)[^\s<>"“”‘’()\[\]{}]*[^\s<>"“”‘’()\[\]{}.,;:!?'`]"#,
+            ),
+            email: re(r"^[\p{L}\p{N}_%+\-]+(?:\.[\p{L}\p{N}_%+\-]+)*@[\p{L}\p{N}\-]+(?:\.[\p{L}\p{N}\-]+)*\.\p{L}{2,}"),
+            dotted: re(r"^\p{L}{1,2}(?:\.\p{L}{1,2}){1,4}\."),
+            number: re(r"^(?:\p{Nd}+(?:[.,:/]\p{Nd}+)+|\.\p{Nd}+)"),
+            multi_punct: re(r"^(?:\.{2,}|-{2,}|``|'')"),
+            clitic: re(r"^['’](?i:s|m|d|ll|re|ve)\b"),
+            word: re(r"^[\p{L}\p{M}\p{N}_]+(?:['’\-‐][\p{L}\p{M}\p{N}_]+)*"),
+        }
+    })
+}
+
+/// True for characters that separate tokens and belong to none.
+pub(crate) fn is_separator(c: char) -> bool {
+    c.is_whitespace()
+        || c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
+}
+
+/// Split `text` into tokens; see the module documentation for the rules.
+/// Offsets are byte offsets into `text`, and `&text[t.start..t.end] ==
+/// t.text` for every token. Never panics; linear time.
+pub fn tokenize(text: &str) -> Vec<RawToken> {
+    let mut out = Vec::new();
+    let mut run_start: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        if is_separator(c) {
+            if let Some(s) = run_start.take() {
+                tokenize_run(text, s, i, &mut out);
+            }
+        } else if run_start.is_none() {
+            run_start = Some(i);
+        }
+    }
+    if let Some(s) = run_start {
+        tokenize_run(text, s, text.len(), &mut out);
+    }
+    out
+}
+
+/// Tokenise the separator-free run `text[start..end]`, in pieces of at most
+/// `MAX_TOKEN_BYTES`.
+fn tokenize_run(text: &str, start: usize, end: usize, out: &mut Vec<RawToken>) {
+    let mut s = start;
+    while s < end {
+        let mut e = (s + MAX_TOKEN_BYTES).min(end);
+        while !text.is_char_boundary(e) {
+            e -= 1;
+        }
+        tokenize_piece(text, s, e, out);
+        s = e;
+    }
+}
+
+/// Is the first non-whitespace character after byte `from` a digit?
+fn number_follows(text: &str, from: usize) -> bool {
+    text[from..]
+        .chars()
+        .take(8)
+        .find(|c| !c.is_whitespace())
+        .is_some_and(|c| c.is_ascii_digit())
+}
+
+/// Should `word` (immediately followed by a period at byte `dot`) keep the
+/// period as part of the token?
+fn keeps_period(word: &str, text: &str, dot: usize) -> bool {
+    let mut chars = word.chars();
+    let first = chars.next();
+    if let (Some(c), None) = (first, chars.clone().next()) {
+        // A single capital letter is an initial (J. Smith), except I.
+        return c.is_uppercase() && c != 'I';
+    }
+    if word.len() > 8 {
+        return false;
+    }
+    let lower = word.to_lowercase();
+    let lower = lower.as_str();
+    if ABBREV_ANY_CASE.contains(&lower) {
+        return true;
+    }
+    if first.is_some_and(char::is_uppercase) && ABBREV_CAPITALISED.contains(&lower) {
+        return true;
+    }
+    ABBREV_BEFORE_NUMBER.contains(&lower) && number_follows(text, dot + 1)
+}
+
+/// Split Penn contractions off the end of the word `text[start..end]` and
+/// push the pieces.
+fn push_word(text: &str, start: usize, end: usize, out: &mut Vec<RawToken>) {
+    // Pieces found from the end, pushed in reverse afterwards.
+    let mut tail: Vec<(usize, usize)> = Vec::new();
+    let mut e = end;
+    loop {
+        let w = &text[start..e];
+        let cut = clitic_cut(w);
+        match cut {
+            Some(k) if k > 0 => {
+                tail.push((start + k, e));
+                e = start + k;
+            }
+            _ => break,
+        }
+    }
+    out.push(RawToken::new(text, start, e));
+    for &(s, t) in tail.iter().rev() {
+        out.push(RawToken::new(text, s, t));
+    }
+}
+
+/// Byte index in `w` where a contraction suffix starts, if `w` ends with
+/// one (`n't`, `'s`, `'m`, `'d`, `'ll`, `'re`, `'ve`, straight or curly).
+fn clitic_cut(w: &str) -> Option<usize> {
+    let lower_ends = |suffix: &str| {
+        w.len() >= suffix.len()
+            && w.is_char_boundary(w.len() - suffix.len())
+            && w[w.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+    };
+    for nt in ["n't", "n’t"] {
+        if lower_ends(nt) {
+            return Some(w.len() - nt.len());
+        }
+    }
+    for suffix in ["s", "m", "d", "ll", "re", "ve"] {
+        for apos in ["'", "’"] {
+            let full_len = apos.len() + suffix.len();
+            if w.len() >= full_len
+                && w.is_char_boundary(w.len() - full_len)
+                && w[w.len() - full_len..].starts_with(apos)
+                && w[w.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+            {
+                return Some(w.len() - full_len);
+            }
+        }
+    }
+    None
+}
+
+/// Tokenise one piece `text[start..end]` (no separators, bounded length).
+fn tokenize_piece(text: &str, start: usize, end: usize, out: &mut Vec<RawToken>) {
+    let p = patterns();
+    let piece = &text[start..end];
+    let maybe_url = piece.contains("://") || piece.contains("www.") || piece.contains("WWW.");
+    let maybe_email = piece.contains('@');
+    let mut pos = start;
+    while pos < end {
+        let rest = &text[pos..end];
+        let try_re = |re: &Regex| re.find(rest).map(|m| pos + m.end());
+        if maybe_url {
+            if let Some(e) = try_re(&p.url) {
+                out.push(RawToken::new(text, pos, e));
+                pos = e;
+                continue;
+            }
+        }
+        if maybe_email {
+            if let Some(e) = try_re(&p.email) {
+                out.push(RawToken::new(text, pos, e));
+                pos = e;
+                continue;
+            }
+        }
+        if let Some(e) = try_re(&p.dotted)
+            .or_else(|| try_re(&p.number))
+            .or_else(|| try_re(&p.multi_punct))
+            .or_else(|| try_re(&p.clitic))
+        {
+            out.push(RawToken::new(text, pos, e));
+            pos = e;
+            continue;
+        }
+        if let Some(e) = try_re(&p.word) {
+            let word = &text[pos..e];
+            if e < end
+                && text.as_bytes()[e] == b'.'
+                && clitic_cut(word).is_none()
+                && keeps_period(word, text, e)
+            {
+                out.push(RawToken::new(text, pos, e + 1));
+                pos = e + 1;
+            } else {
+                push_word(text, pos, e, out);
+                pos = e;
+            }
+            continue;
+        }
+        // Any other character is a token of its own.
+        let c = rest.chars().next().expect("pos < end is inside the piece");
+        let e = pos + c.len_utf8();
+        out.push(RawToken::new(text, pos, e));
+        pos = e;
+    }
+}
+
+/// Does this token end with a period that the tokeniser kept because it
+/// took the word for an abbreviation or an initial (`Mr.`, `U.S.`, `J.`)?
+pub(crate) fn is_abbreviation(tok: &str) -> bool {
+    tok.len() > 1 && tok.ends_with('.') && tok.chars().any(char::is_alphabetic)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        tokenize(text).into_iter().map(|t| t.text).collect()
+    }
+
+    fn check_offsets(text: &str) {
+        let toks = tokenize(text);
+        let mut last_end = 0;
+        for t in &toks {
+            assert!(t.start < t.end, "empty token {t:?}");
+            assert!(t.start >= last_end, "overlap at {t:?}");
+            assert!(t.end - t.start <= MAX_TOKEN_BYTES);
+            assert_eq!(&text[t.start..t.end], t.text);
+            // Only separators between tokens.
+            assert!(text[last_end..t.start].chars().all(is_separator));
+            last_end = t.end;
+        }
+        assert!(text[last_end..].chars().all(is_separator));
+    }
+
+    #[test]
+    fn brief_example() {
+        assert_eq!(
+            words("Don't stop, Mr. Smith!"),
+            ["Do", "n't", "stop", ",", "Mr.", "Smith", "!"]
+        );
+        check_offsets("Don't stop, Mr. Smith!");
+    }
+
+    #[test]
+    fn contractions() {
+        assert_eq!(words("can't"), ["ca", "n't"]);
+        assert_eq!(words("won't"), ["wo", "n't"]);
+        assert_eq!(words("I'm here"), ["I", "'m", "here"]);
+        assert_eq!(words("we'll"), ["we", "'ll"]);
+        assert_eq!(words("John's dog"), ["John", "'s", "dog"]);
+        assert_eq!(words("they're"), ["they", "'re"]);
+        assert_eq!(words("I've"), ["I", "'ve"]);
+        assert_eq!(words("she'd"), ["she", "'d"]);
+        assert_eq!(words("DON'T"), ["DO", "N'T"]);
+        assert_eq!(words("don’t it’s"), ["do", "n’t", "it", "’s"]);
+        assert_eq!(words("she'd've"), ["she", "'d", "'ve"]);
+        assert_eq!(
+            words("o'clock O'Brien y'all"),
+            ["o'clock", "O'Brien", "y'all"]
+        );
+        assert_eq!(words("cannot"), ["cannot"]);
+        // Pre-tokenised input stays as it is.
+        assert_eq!(words("do n't John 's"), ["do", "n't", "John", "'s"]);
+        check_offsets("don’t it’s she'd've can't");
+    }
+
+    #[test]
+    fn quotes_and_punctuation() {
+        assert_eq!(
+            words("\"Hi,\" she said (twice)."),
+            ["\"", "Hi", ",", "\"", "she", "said", "(", "twice", ")", "."]
+        );
+        assert_eq!(words("“Hi” ‘yo’"), ["“", "Hi", "”", "‘", "yo", "’"]);
+        assert_eq!(words("``Hi'' `x'"), ["``", "Hi", "''", "`", "x", "'"]);
+        assert_eq!(words("students' books"), ["students", "'", "books"]);
+        assert_eq!(words("wait... no--yes"), ["wait", "...", "no", "--", "yes"]);
+        assert_eq!(words("Really?!"), ["Really", "?", "!"]);
+        check_offsets("“Hi” ‘yo’ ``Hi'' wait... no--yes");
+    }
+
+    #[test]
+    fn hyphens() {
+        assert_eq!(
+            words("a well-known state-of-the-art e-mail"),
+            ["a", "well-known", "state-of-the-art", "e-mail"]
+        );
+        assert_eq!(words("bull's-eye"), ["bull's-eye"]);
+        assert_eq!(words("-5 x- -y"), ["-", "5", "x", "-", "-", "y"]);
+        assert_eq!(words("10-year-old"), ["10-year-old"]);
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(words("pi is 3.14."), ["pi", "is", "3.14", "."]);
+        assert_eq!(words("1,000 people"), ["1,000", "people"]);
+        assert_eq!(words("10% of $5"), ["10", "%", "of", "$", "5"]);
+        assert_eq!(
+            words("at 12:30 on 1/2 .5"),
+            ["at", "12:30", "on", "1/2", ".5"]
+        );
+        assert_eq!(words("the 1960s"), ["the", "1960s"]);
+        assert_eq!(words("No. 5 and no."), ["No.", "5", "and", "no", "."]);
+    }
+
+    #[test]
+    fn abbreviations() {
+        assert_eq!(words("The U.S. economy"), ["The", "U.S.", "economy"]);
+        assert_eq!(
+            words("e.g. this, i.e. that"),
+            ["e.g.", "this", ",", "i.e.", "that"]
+        );
+        assert_eq!(
+            words("Dr. Jones and Mrs. Smith"),
+            ["Dr.", "Jones", "and", "Mrs.", "Smith"]
+        );
+        assert_eq!(words("J. R. R. Tolkien"), ["J.", "R.", "R.", "Tolkien"]);
+        assert_eq!(words("So did I."), ["So", "did", "I", "."]);
+        assert_eq!(
+            words("on Jan. 5 I sat."),
+            ["on", "Jan.", "5", "I", "sat", "."]
+        );
+        assert_eq!(words("Acme Inc. etc."), ["Acme", "Inc.", "etc."]);
+        assert_eq!(
+            words("a Ph.D. at 5 p.m."),
+            ["a", "Ph.D.", "at", "5", "p.m."]
+        );
+        assert_eq!(words("the end.The"), ["the", "end", ".", "The"]);
+    }
+
+    #[test]
+    fn urls_and_emails() {
+        assert_eq!(
+            words("See https://example.com/a?b=c, or www.rust-lang.org."),
+            [
+                "See",
+                "https://example.com/a?b=c",
+                ",",
+                "or",
+                "www.rust-lang.org",
+                "."
+            ]
+        );
+        assert_eq!(
+            words("Mail john.smith@example.co.uk!"),
+            ["Mail", "john.smith@example.co.uk", "!"]
+        );
+        assert_eq!(words("(http://x.org/p)"), ["(", "http://x.org/p", ")"]);
+    }
+
+    #[test]
+    fn unicode_and_separators() {
+        assert_eq!(words("naïve café\u{00A0}crème"), ["naïve", "café", "crème"]);
+        assert_eq!(words("a\u{200B}b\tc\r\nd"), ["a", "b", "c", "d"]);
+        assert_eq!(words("日本語 🙂!"), ["日本語", "🙂", "!"]);
+        assert!(tokenize("").is_empty());
+        assert!(tokenize(" \n\t ").is_empty());
+        check_offsets("naïve café\u{00A0}crème a\u{200B}b 日本語 🙂!");
+    }
+
+    #[test]
+    fn long_runs_are_capped_and_linear() {
+        let text = "a".repeat(10 * 1024 * 1024);
+        let start = std::time::Instant::now();
+        let toks = tokenize(&text);
+        assert_eq!(toks.len(), text.len().div_ceil(MAX_TOKEN_BYTES));
+        assert!(toks.iter().all(|t| t.end - t.start <= MAX_TOKEN_BYTES));
+        // Pathological mixes: many potential emails / abbreviations / numbers.
+        let nasty = "a.b-c'd1,2@x".repeat(200_000) + &"é.".repeat(100_000);
+        let toks = tokenize(&nasty);
+        assert!(!toks.is_empty());
+        assert_eq!(toks.last().unwrap().end, nasty.len());
+        assert!(start.elapsed().as_secs() < 60, "tokeniser too slow");
+    }
+
+    /// Deterministic xorshift generator for the fuzz tests.
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn fuzz_random_bytes() {
+        let mut s = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..300 {
+            let len = (xorshift(&mut s) % 600) as usize;
+            let bytes: Vec<u8> = (0..len).map(|_| xorshift(&mut s) as u8).collect();
+            let text = String::from_utf8_lossy(&bytes);
+            check_offsets(&text);
+        }
+    }
+
+    #[test]
+    fn fuzz_tricky_alphabet() {
+        let parts = [
+            "a", "Z", "'", "’", ".", "n't", "U.S.", "http://", "www.", "@", "-", "--", "1", ",",
+            " ", "\n", "é", "🙂", "\u{301}", "Mr", "``", "''", "\"", "%", "s", "_", ":", "/",
+            "\u{200B}",
+        ];
+        let mut s = 42u64;
+        for _ in 0..2000 {
+            let n = (xorshift(&mut s) % 40) as usize;
+            let text: String = (0..n)
+                .map(|_| parts[(xorshift(&mut s) % parts.len() as u64) as usize])
+                .collect();
+            check_offsets(&text);
+        }
+    }
+}
