@@ -15,6 +15,8 @@
 //! * [`text`] and [`pos`] turn raw text into tokens, sentences, POS tags.
 //! * [`encoder`] is a BERT-architecture attention encoder that loads
 //!   safetensors checkpoints.
+//! * [`pipeline`] turns raw text into a document with targets (tokens,
+//!   sentences, POS tags, multiwords, lemmas).
 //! * [`model_io`] writes and reads versioned, checksummed model files.
 #![deny(missing_docs)]
 
@@ -24,6 +26,7 @@ pub mod encoder;
 pub mod error;
 pub mod eval;
 pub mod model_io;
+pub mod pipeline;
 pub mod pos;
 pub mod text;
 pub mod wordnet;

@@ -97,9 +97,22 @@ pub fn write_model(
         w.write_all(body).map_err(io)?;
         w.flush().map_err(io)?;
     }
+    set_readable(tmp.as_file());
     tmp.as_file().sync_all().map_err(io)?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(header)
+}
+
+/// Temporary files are created 0600; a model is a normal file (0644 less
+/// the umask is not knowable here, so 0644).
+pub fn set_readable(f: &std::fs::File) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = f.set_permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    #[cfg(not(unix))]
+    let _ = f;
 }
 
 /// Read only the header (cheap; used to pick a default model).

@@ -13,6 +13,8 @@ mod progress;
 mod score;
 mod senses;
 mod synset;
+mod tag;
+mod train;
 
 /// Word-sense disambiguation with WordNet 3.0.
 #[derive(Parser, Debug)]
@@ -53,6 +55,10 @@ pub enum Command {
     Eval(eval::Args),
     /// Score a system key file against a gold key file.
     Score(score::Args),
+    /// Sense-tag plain text (files or standard input).
+    Tag(tag::Args),
+    /// Train a model (nb, knn, pos) on SemCor.
+    Train(train::Args),
 }
 
 /// Run the parsed command line.
@@ -63,5 +69,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Info(a) => info::run(&cli, a),
         Command::Eval(a) => eval::run(&cli, a),
         Command::Score(a) => score::run(&cli, a),
+        Command::Tag(a) => tag::run(&cli, a),
+        Command::Train(a) => train::run(&cli, a),
     }
 }

@@ -22,3 +22,15 @@ pub fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
     );
     pb
 }
+
+/// A spinner with a message, for work of unknown length.
+pub fn spinner(msg: &str, quiet: bool) -> ProgressBar {
+    if quiet || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::new_spinner();
+    pb.set_draw_target(ProgressDrawTarget::stderr());
+    pb.set_message(msg.to_string());
+    pb.enable_steady_tick(std::time::Duration::from_millis(120));
+    pb
+}

@@ -425,12 +425,12 @@ mod tests {
 
     /// Reads the framework's SemEval-2007 set and checks its instances
     /// against the gold key file. Root from `WSD_EVAL` (default
-    /// `/work/shared/corpora/wsd-eval`).
+    /// `corpora/wsd-eval`).
     #[test]
     #[ignore]
     fn real_semeval2007() {
-        let root =
-            std::env::var("WSD_EVAL").unwrap_or_else(|_| "/work/shared/corpora/wsd-eval".into());
+        let root = std::env::var("WSD_EVAL")
+            .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/wsd-eval").into());
         let dir = Path::new(&root).join("semeval2007");
         let t0 = std::time::Instant::now();
         let mut docs = read_xml(dir.join("semeval2007.data.xml")).unwrap();

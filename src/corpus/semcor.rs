@@ -880,15 +880,16 @@ mod tests {
     }
 
     /// Reads the whole of SemCor 3.0 and prints the counts. Root from
-    /// `WSD_SEMCOR` (default `/work/shared/corpora/semcor3.0`). Also checks
+    /// `WSD_SEMCOR` (default `corpora/semcor3.0`). Also checks
     /// every gold key against `index.sense` when `WSD_WORDNET` (default
-    /// `/work/shared/wordnet/dict`) has one. Run with
+    /// `wordnet/dict`) has one. Run with
     /// `cargo test --release --lib corpus -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn real_semcor() {
-        let root = std::env::var("WSD_SEMCOR")
-            .unwrap_or_else(|_| "/work/shared/corpora/semcor3.0".to_string());
+        let root = std::env::var("WSD_SEMCOR").unwrap_or_else(|_| {
+            concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/semcor3.0").to_string()
+        });
         let t0 = std::time::Instant::now();
         let (docs, stats) = read_semcor_with_stats(&root, Split::All).unwrap();
         let elapsed = t0.elapsed();
@@ -916,7 +917,7 @@ mod tests {
         assert_eq!(names.len(), files.len(), "file names repeat across parts");
 
         let wn = std::env::var("WSD_WORDNET")
-            .unwrap_or_else(|_| "/work/shared/wordnet/dict".to_string());
+            .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/wordnet/dict").to_string());
         if let Ok(index) = std::fs::read_to_string(Path::new(&wn).join("index.sense")) {
             let known: HashSet<&str> = index
                 .lines()

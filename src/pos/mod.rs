@@ -471,6 +471,27 @@ impl PosTagger {
     }
 }
 
+/// The `(word, tag)` training sentences of a SemCor document: each token's
+/// Penn tag, punctuation tagged with itself (as the Penn Treebank does);
+/// multiword tokens stay `_`-joined (training splits them, see the module docs).
+pub fn tagged_sentences(doc: &crate::corpus::Document) -> Vec<Vec<(String, String)>> {
+    doc.sentences
+        .iter()
+        .map(|s| {
+            s.tokens
+                .iter()
+                .map(|t| {
+                    (
+                        t.text.clone(),
+                        t.tag.clone().unwrap_or_else(|| t.text.clone()),
+                    )
+                })
+                .collect()
+        })
+        .filter(|s: &Vec<(String, String)>| !s.is_empty())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,9 +3,8 @@
 //! Run with
 //! `cargo test --release --lib pos -- --ignored --nocapture`.
 //! The corpus is read from `$WSD_SEMCOR` (default
-//! `/work/shared/corpora/semcor3.0`) with a minimal reader of its own
-//! (`<s>` sentences of `(word, pos)`; `<punc>` tokens tagged with
-//! themselves) — the real reader lives in `crate::corpus`.
+//! `corpora/semcor3.0`) with a minimal reader of its own
+//! read with `crate::corpus`, punctuation tagged with itself.
 //!
 //! The split is the project's: all tagfiles of brown1, brown2, brownv
 //! sorted by path string (`brown1/tagfiles/br-a01`); document i (0-based)
@@ -57,6 +56,7 @@ use std::time::Instant;
 
 use super::features::flags;
 use super::{expand, is_verbal, PosTagger, TrainOptions, DEFAULT_FLAGS, DEFAULT_ITERATIONS};
+use crate::corpus::Split;
 use crate::wordnet::Pos;
 
 type Sentence = Vec<(String, String)>;
@@ -64,77 +64,21 @@ type Sentence = Vec<(String, String)>;
 fn semcor_root() -> PathBuf {
     std::env::var_os("WSD_SEMCOR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/corpora/semcor3.0"))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/semcor3.0"))
 }
 
-/// `(relative path, sentences)` of every tagfile, sorted by relative path.
-fn read_corpus() -> Vec<(String, Vec<Sentence>)> {
+/// The train and test splits as `(word, tag)` sentences, read with the
+/// project's SemCor reader.
+fn split_sentences() -> (Vec<Vec<Sentence>>, Vec<Vec<Sentence>>) {
     let root = semcor_root();
-    let mut files = Vec::new();
-    for part in ["brown1", "brown2", "brownv"] {
-        let dir = root.join(part).join("tagfiles");
-        let entries = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e} (set WSD_SEMCOR)", dir.display()));
-        for e in entries {
-            let name = e.unwrap().file_name().to_string_lossy().into_owned();
-            if name.starts_with("br-") {
-                files.push(format!("{part}/tagfiles/{name}"));
-            }
-        }
-    }
-    files.sort();
-    files
-        .into_iter()
-        .map(|rel| {
-            let text = std::fs::read(root.join(&rel)).unwrap();
-            let sents = parse_tagfile(&String::from_utf8_lossy(&text));
-            (rel, sents)
-        })
-        .collect()
-}
-
-/// Minimal tagfile reader: `(word, pos)` per `<s>` sentence.
-fn parse_tagfile(text: &str) -> Vec<Sentence> {
-    let mut out = Vec::new();
-    let mut cur: Sentence = Vec::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with("<s ") || line == "<s>" {
-            cur.clear();
-        } else if line == "</s>" {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-        } else if let Some(rest) = line.strip_prefix("<punc>") {
-            let p = rest.strip_suffix("</punc>").unwrap_or(rest);
-            cur.push((p.to_string(), p.to_string()));
-        } else if line.starts_with("<wf") {
-            let Some(gt) = line.find('>') else { continue };
-            let attrs = &line[..gt];
-            let word = line[gt + 1..]
-                .strip_suffix("</wf>")
-                .unwrap_or(&line[gt + 1..]);
-            let Some(p) = attrs.find(" pos=") else {
-                continue;
-            };
-            let pos = attrs[p + 5..].split([' ', '>']).next().unwrap_or("");
-            cur.push((word.to_string(), pos.to_string()));
-        }
-    }
-    out
-}
-
-/// Documents split by `i % 5 == 4` into (train, test).
-fn split(docs: Vec<(String, Vec<Sentence>)>) -> (Vec<Vec<Sentence>>, Vec<Vec<Sentence>>) {
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (i, (_, sents)) in docs.into_iter().enumerate() {
-        if i % 5 == 4 {
-            test.push(sents);
-        } else {
-            train.push(sents);
-        }
-    }
-    (train, test)
+    let read = |split| {
+        crate::corpus::read_semcor(&root, split)
+            .unwrap_or_else(|e| panic!("{e} (set WSD_SEMCOR)"))
+            .iter()
+            .map(super::tagged_sentences)
+            .collect()
+    };
+    (read(Split::Train), read(Split::Test))
 }
 
 #[derive(Default, Debug)]
@@ -291,7 +235,7 @@ fn semcor_accuracy() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(DEFAULT_ITERATIONS);
-    let (train_docs, test_docs) = split(read_corpus());
+    let (train_docs, test_docs) = split_sentences();
     let train: Vec<Sentence> = train_docs.into_iter().flatten().collect();
     let test: Vec<Sentence> = test_docs.into_iter().flatten().collect();
     println!(
@@ -348,7 +292,7 @@ fn semcor_tune() {
         println!("semcor_tune: set WSD_POS_TUNE=default (or a grid) to run the tuning grid");
         return;
     };
-    let (train_docs, _test_never_used) = split(read_corpus());
+    let (train_docs, _test_never_used) = split_sentences();
     let (mut fit, mut dev) = (Vec::new(), Vec::new());
     for (i, doc) in train_docs.into_iter().enumerate() {
         if i % 5 == 0 {
@@ -399,23 +343,4 @@ fn semcor_tune() {
             &s,
         );
     }
-}
-
-#[test]
-fn parses_tagfile_lines() {
-    let text = "<s snum=1>\n<wf cmd=ignore pos=DT>The</wf>\n\
-        <wf cmd=done rdf=group pos=NNP lemma=group wnsn=1 lexsn=1:03:00:: pn=group>Fulton_County</wf>\n\
-        <punc>``</punc>\n<wf cmd=tag pos=PRP$>their</wf>\n</s>\n<s snum=2>\n</s>\n";
-    let s = parse_tagfile(text);
-    assert_eq!(s.len(), 1);
-    let pairs: Vec<(&str, &str)> = s[0].iter().map(|(w, t)| (w.as_str(), t.as_str())).collect();
-    assert_eq!(
-        pairs,
-        [
-            ("The", "DT"),
-            ("Fulton_County", "NNP"),
-            ("``", "``"),
-            ("their", "PRP$")
-        ]
-    );
 }

@@ -27,10 +27,12 @@
 //! assert_eq!(Stemmer::new().stem("Fishing"), "fish");
 //! ```
 
+pub mod mwe;
 pub mod sentences;
 pub mod stopwords;
 pub mod tokenize;
 
+pub use mwe::{MweMatch, MweMatcher};
 pub use sentences::{split_sentences, split_tokens};
 pub use stopwords::{is_stop_word, STOP_WORDS};
 pub use tokenize::{tokenize, RawToken, MAX_TOKEN_BYTES};

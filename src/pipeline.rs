@@ -1,0 +1,177 @@
+//! Raw text to a [`Document`]: tokenise, split sentences, tag parts of
+//! speech, join multiword expressions, lemmatise with morphy, and mark the
+//! targets to disambiguate. This is what `wsd tag` runs on plain text, and
+//! what `wsd eval --raw` runs on an evaluation set rebuilt as plain text to
+//! measure what automatic preprocessing costs.
+
+use rustc_hash::FxHashSet;
+
+use crate::corpus::{Document, Sentence, Token};
+use crate::pos::PosTagger;
+use crate::text::{is_stop_word, split_sentences, MweMatcher};
+use crate::wordnet::{Inventory, Pos};
+
+/// Which tokens become targets.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TargetSelection {
+    /// Open-class words (nouns, verbs, adjectives, adverbs) that are not
+    /// stop words and have WordNet senses — the default, as the notes advise.
+    Content,
+    /// Every noun, verb, adjective or adverb with WordNet senses, stop
+    /// words included (`be`, `have`): all-words runs.
+    All,
+    /// Only these lemmas (lexical-sample runs).
+    Lemmas(FxHashSet<String>),
+}
+
+impl std::str::FromStr for TargetSelection {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "content" => Ok(TargetSelection::Content),
+            "all" => Ok(TargetSelection::All),
+            "" => Err("empty --targets".to_string()),
+            list => Ok(TargetSelection::Lemmas(
+                list.split(',')
+                    .map(|l| l.trim().to_lowercase().replace(' ', "_"))
+                    .filter(|l| !l.is_empty())
+                    .collect(),
+            )),
+        }
+    }
+}
+
+/// The text pipeline and its resources.
+pub struct Pipeline<'a> {
+    /// The inventory (morphy, senses).
+    pub inv: &'a Inventory,
+    /// The POS tagger.
+    pub tagger: &'a PosTagger,
+    /// The multiword matcher, or `None` for `--no-mwe`.
+    pub mwe: Option<&'a MweMatcher>,
+    /// Which tokens become targets.
+    pub targets: TargetSelection,
+}
+
+impl Pipeline<'_> {
+    /// Analyse `text` as (part of) document `doc_id`. Spans are shifted by
+    /// `base` (the text's byte offset in its file); sentence ids count from
+    /// `first_sentence`. Targets get instance ids `DOC.sN.tM`.
+    pub fn analyse(
+        &self,
+        doc_id: &str,
+        text: &str,
+        base: usize,
+        first_sentence: usize,
+    ) -> Document {
+        let mut doc = Document {
+            id: doc_id.to_string(),
+            sentences: Vec::new(),
+        };
+        for (si, raw) in split_sentences(text).into_iter().enumerate() {
+            let sno = first_sentence + si;
+            let words: Vec<&str> = raw.iter().map(|t| t.text.as_str()).collect();
+            let tags = self.tagger.tag(&words);
+            let matches = match self.mwe {
+                Some(m) => m.find(self.inv, &words),
+                None => Vec::new(),
+            };
+            let mut tokens = Vec::with_capacity(raw.len());
+            let mut mi = 0;
+            let mut i = 0;
+            while i < raw.len() {
+                if mi < matches.len() && matches[mi].start == i {
+                    let m = &matches[mi];
+                    mi += 1;
+                    let (start, end) = (raw[m.start].start, raw[m.end - 1].end);
+                    // The head's tag: first word of a verb phrase, else the last word.
+                    let head_tag = if m.pos == Pos::Verb {
+                        &tags[m.start]
+                    } else {
+                        &tags[m.end - 1]
+                    };
+                    let tagged = Pos::from_tag(head_tag);
+                    let pos = match tagged {
+                        Some(p) if !self.inv.senses(&m.lemma, p).is_empty() => p,
+                        _ => m.pos,
+                    };
+                    tokens.push(Token {
+                        text: text[start..end].to_string(),
+                        lemma: Some(m.lemma.clone()),
+                        tag: Some(head_tag.clone()),
+                        pos: Some(pos),
+                        span: Some((base + start, base + end)),
+                        ..Token::default()
+                    });
+                    i = m.end;
+                    continue;
+                }
+                let t = &raw[i];
+                let pos = Pos::from_tag(&tags[i]);
+                let lemma = match pos {
+                    Some(p) => self
+                        .inv
+                        .morphy(&t.text, p)
+                        .into_iter()
+                        .next()
+                        .unwrap_or_else(|| t.text.to_lowercase()),
+                    None => t.text.to_lowercase(),
+                };
+                tokens.push(Token {
+                    text: t.text.clone(),
+                    lemma: Some(lemma),
+                    tag: Some(tags[i].clone()),
+                    pos,
+                    span: Some((base + t.start, base + t.end)),
+                    ..Token::default()
+                });
+                i += 1;
+            }
+            for (ti, tok) in tokens.iter_mut().enumerate() {
+                if self.is_target(tok) {
+                    tok.instance = Some(format!("{doc_id}.s{sno}.t{ti}"));
+                }
+            }
+            doc.sentences.push(Sentence {
+                id: format!("{doc_id}.s{sno}"),
+                tokens,
+            });
+        }
+        doc
+    }
+
+    fn is_target(&self, tok: &Token) -> bool {
+        let (Some(lemma), Some(pos)) = (&tok.lemma, tok.pos) else {
+            return false;
+        };
+        let selected = match &self.targets {
+            TargetSelection::Content => !is_stop_word(&tok.text) && !is_stop_word(lemma),
+            TargetSelection::All => true,
+            TargetSelection::Lemmas(set) => set.contains(lemma),
+        };
+        selected && !self.inv.senses(lemma, pos).is_empty()
+    }
+}
+
+/// Rebuild the plain text of an annotated document (one line per sentence,
+/// tokens joined by single spaces, `_` in multiwords turned into spaces) and
+/// the byte span of every token, so a pipeline run on the text can be aligned
+/// back to the gold instances.
+pub fn rebuild_text(doc: &Document) -> (String, Vec<Vec<(usize, usize)>>) {
+    let mut text = String::new();
+    let mut spans = Vec::with_capacity(doc.sentences.len());
+    for s in &doc.sentences {
+        let mut sp = Vec::with_capacity(s.tokens.len());
+        for (i, t) in s.tokens.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            let start = text.len();
+            text.push_str(&t.text.replace('_', " "));
+            sp.push((start, text.len()));
+        }
+        text.push('\n');
+        spans.push(sp);
+    }
+    (text, spans)
+}
