@@ -4,7 +4,9 @@
 //!
 //! * `wordnet` — the inventory, ids, morphy, `wsd senses` / `wsd synset`, bad input.
 //! * `corpus` — SemCor and XML readers, the scorer, `wsd eval` / `wsd score`, MFS.
+//! * `tag` — `wsd tag` on plain text: pipeline, formats, streaming, bad input.
 
 mod corpus;
+mod tag;
 mod util;
 mod wordnet;

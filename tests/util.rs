@@ -97,3 +97,50 @@ pub fn dict_copy(dir: &Path) -> PathBuf {
     }
     out
 }
+
+/// Make sure the POS model exists (trained once per test run if missing;
+/// `wsd tag` would otherwise train it on first use in every test at once).
+pub fn pos_model() -> PathBuf {
+    static POS: OnceLock<PathBuf> = OnceLock::new();
+    POS.get_or_init(|| {
+        let p = root().join("models/pos.wsd");
+        if !p.exists() {
+            semcor();
+            ok(wsd().args(["train", "--method", "pos", "--out"]).arg(&p));
+        }
+        p
+    })
+    .clone()
+}
+
+/// A `wsd tag` command with the POS model in place.
+pub fn tag() -> Command {
+    let pos = pos_model();
+    let mut c = wsd();
+    c.arg("tag").arg("--pos-model").arg(pos);
+    c
+}
+
+/// Run `cmd` with `input` on stdin; return (status code, stdout, stderr).
+pub fn run_stdin(cmd: &mut Command, input: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn wsd");
+    let mut stdin = child.stdin.take().unwrap();
+    let data = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

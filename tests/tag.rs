@@ -1,0 +1,210 @@
+//! `wsd tag` on plain text: the pipeline, output formats, streaming, bad input.
+
+use crate::util::*;
+
+const BANK: &str = "The bank can guarantee deposit will eventually cover future tuition cost because it invests in adjustable rate mortgage securities.";
+const RIVER: &str = "The river bank was muddy.";
+
+/// (token, sense) of the rows of a TSV output.
+fn senses(tsv: &str) -> Vec<(String, String)> {
+    tsv.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[5].to_string(), f[8].to_string())
+        })
+        .collect()
+}
+
+fn sense_of(tsv: &str, word: &str) -> Vec<String> {
+    senses(tsv)
+        .into_iter()
+        .filter(|(t, _)| t == word)
+        .map(|(_, s)| s)
+        .collect()
+}
+
+#[test]
+fn tsv_rows_have_offsets_lemmas_and_senses() {
+    let (code, out, err) = run_stdin(
+        tag().args(["--method", "mfs"]),
+        b"The meeting took place in New York.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let header = out.lines().next().unwrap();
+    assert_eq!(
+        header,
+        "doc\tsentence\ttoken\tstart\tend\ttext\tlemma\tpos\tsense\tmethod\tscore"
+    );
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect();
+    let took = rows
+        .iter()
+        .find(|r| r[5] == "took place")
+        .expect("took place joined");
+    assert_eq!(
+        (took[3], took[4], took[6], took[7]),
+        ("12", "22", "take_place", "v")
+    );
+    assert!(took[8].starts_with("take_place%2:"));
+    let ny = rows
+        .iter()
+        .find(|r| r[5] == "New York")
+        .expect("New York joined");
+    assert_eq!(ny[6], "new_york");
+    // Function words are not targets.
+    assert!(rows.iter().any(|r| r[5] == "in" && r[8] == "-"));
+    // --no-mwe keeps the words apart.
+    let (_, out, _) = run_stdin(
+        tag().args(["--method", "mfs", "--no-mwe"]),
+        b"The meeting took place in New York.\n",
+    );
+    assert!(!out.contains("took place"));
+    assert!(out.contains("\ttook\ttake\tv\t"));
+}
+
+#[test]
+fn formats_and_sense_spellings() {
+    let (code, out, _) = run_stdin(
+        tag().args([
+            "--method",
+            "mfs",
+            "--format",
+            "jsonl",
+            "--sense-format",
+            "name",
+            "--gloss",
+        ]),
+        format!("{RIVER} {RIVER}").as_bytes(),
+    );
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    let bank = &lines[0]["tokens"][2];
+    assert_eq!(bank["text"], "bank");
+    assert_eq!(bank["sense"], "bank.n.01");
+    assert!(bank["gloss"].as_str().unwrap().contains("sloping land"));
+    let (_, out, _) = run_stdin(
+        tag().args([
+            "--method",
+            "mfs",
+            "--format",
+            "key",
+            "--sense-format",
+            "offset",
+        ]),
+        RIVER.as_bytes(),
+    );
+    assert!(out.lines().any(|l| l == "stdin.s0.t2 09213565-n"), "{out}");
+}
+
+#[test]
+fn targets_option_selects_lemmas_or_all_words() {
+    let (_, out, _) = run_stdin(
+        tag().args(["--method", "mfs", "--targets", "bank"]),
+        BANK.as_bytes(),
+    );
+    let tagged: Vec<_> = senses(&out).into_iter().filter(|(_, s)| s != "-").collect();
+    assert_eq!(tagged.len(), 1, "{tagged:?}");
+    let (_, out, _) = run_stdin(
+        tag().args(["--method", "mfs", "--all-words"]),
+        RIVER.as_bytes(),
+    );
+    assert_eq!(sense_of(&out, "was"), vec!["be%2:42:03::".to_string()]);
+}
+
+#[test]
+fn threads_do_not_change_the_output_and_big_inputs_stream() {
+    // ~1.6 MB: several blocks, several batches.
+    let para = format!("{BANK} {RIVER}\n\n");
+    let text = para.repeat(1600 * 1024 / para.len());
+    let tmp = tempdir();
+    let f = tmp.path().join("big.txt");
+    std::fs::write(&f, &text).unwrap();
+    let one = ok(tag().args(["--method", "mfs", "--threads", "1"]).arg(&f));
+    let two = ok(tag().args(["--method", "mfs", "--threads", "2"]).arg(&f));
+    assert!(one == two, "outputs differ between 1 and 2 threads");
+    let rows = one.lines().count() - 1;
+    assert!(rows > 250_000, "{rows} rows");
+    // Offsets index the file: every row's span is its text.
+    for l in one.lines().skip(1).step_by(997) {
+        let r: Vec<&str> = l.split('\t').collect();
+        let (s, e): (usize, usize) = (r[3].parse().unwrap(), r[4].parse().unwrap());
+        assert_eq!(&text[s..e], r[5]);
+    }
+}
+
+#[test]
+fn bad_inputs_get_clear_messages_and_exit_codes() {
+    let tmp = tempdir();
+    let good = tmp.path().join("good.txt");
+    std::fs::write(&good, RIVER).unwrap();
+    let bad = tmp.path().join("latin1.txt");
+    std::fs::write(&bad, b"caf\xe9 au lait\n").unwrap();
+    let bin = tmp.path().join("blob.bin");
+    std::fs::write(&bin, b"\x7fELF\x02\x01\x01\x00\x00\x00binary").unwrap();
+    let empty = tmp.path().join("empty.txt");
+    std::fs::write(&empty, b"").unwrap();
+    let (out, so, se) = run(tag()
+        .args(["--method", "mfs"])
+        .arg(&good)
+        .arg(&bad)
+        .arg(&bin)
+        .arg(&empty)
+        .arg(tmp.path())
+        .arg(tmp.path().join("missing.txt")));
+    assert_eq!(out.status.code(), Some(1), "{se}");
+    assert!(!se.contains("panicked"));
+    assert!(
+        se.contains("latin1.txt: invalid UTF-8 at byte offset 3"),
+        "{se}"
+    );
+    assert!(
+        se.contains("blob.bin: binary file (NUL byte at byte offset 7)"),
+        "{se}"
+    );
+    assert!(se.contains("empty.txt: empty input"), "{se}");
+    assert!(se.contains("is a directory"), "{se}");
+    assert!(se.contains("missing.txt: cannot open"), "{se}");
+    // The good file was still tagged.
+    assert_eq!(sense_of(&so, "bank"), vec!["bank%1:17:01::".to_string()]);
+    // With --output, a failed input means no half-written file.
+    let dest = tmp.path().join("out.tsv");
+    let (out, _, _) = run(tag()
+        .args(["--method", "mfs", "--output"])
+        .arg(&dest)
+        .arg(&good)
+        .arg(&bad));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!dest.exists());
+    ok(tag()
+        .args(["--method", "mfs", "--output"])
+        .arg(&dest)
+        .arg(&good));
+    assert!(std::fs::read_to_string(&dest)
+        .unwrap()
+        .contains("bank%1:17:01::"));
+}
+
+#[test]
+fn a_ten_megabyte_line_without_spaces_is_handled() {
+    let tmp = tempdir();
+    let f = tmp.path().join("long.txt");
+    let mut data = "x".repeat(10 * 1024 * 1024);
+    data.push_str(" bank\n");
+    std::fs::write(&f, data).unwrap();
+    let t = std::time::Instant::now();
+    let out = ok(tag().args(["--method", "mfs", "--format", "key"]).arg(&f));
+    assert!(
+        out.contains("bank%1:17:01::") || out.contains("bank%"),
+        "{}",
+        &out[..out.len().min(300)]
+    );
+    assert!(t.elapsed().as_secs() < 120);
+}
