@@ -3,6 +3,9 @@
 //! it first).
 //!
 //! * `wordnet` — the inventory, ids, morphy, `wsd senses` / `wsd synset`, bad input.
+//! * `knowledge` — similarity measures against NLTK, IC tables, `wsd similarity`,
+//!   Lesk, extended Lesk and similarity-based disambiguation.
 
+mod knowledge;
 mod util;
 mod wordnet;

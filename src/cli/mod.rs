@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 mod info;
 mod senses;
+mod similarity;
 mod synset;
 
 /// Word-sense disambiguation with WordNet 3.0.
@@ -45,6 +46,8 @@ pub enum Command {
     Synset(synset::Args),
     /// Load the whole inventory and print its size (a data check).
     Info(info::Args),
+    /// Similarity of two synsets (path, wup, lch, res, jcn, lin), as NLTK computes it.
+    Similarity(similarity::Args),
 }
 
 /// Run the parsed command line.
@@ -53,5 +56,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Senses(a) => senses::run(&cli, a),
         Command::Synset(a) => synset::run(&cli, a),
         Command::Info(a) => info::run(&cli, a),
+        Command::Similarity(a) => similarity::run(&cli, a),
     }
 }

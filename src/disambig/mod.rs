@@ -5,7 +5,12 @@
 //! or look across sentences (one sense per discourse) can, while simple
 //! methods implement only [`Disambiguator::disambiguate`].
 
+pub mod context;
+pub mod discourse;
+pub mod lesk;
+mod lesk_stopwords;
 pub mod mfs;
+pub mod similarity;
 
 use crate::corpus::{Document, Target};
 use crate::wordnet::{Inventory, Sense};
