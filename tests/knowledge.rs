@@ -242,3 +242,402 @@ fn cli_similarity_prints_values_and_refuses_bad_ids() {
     ]));
     assert!(err.contains("/nonexistent/ic.txt"), "{err}");
 }
+
+// ---------------------------------------------------------------------------
+// Disambiguation on the course notes' examples.
+
+use wsd::corpus::{Document, Sentence, Target, Token};
+use wsd::disambig::discourse::{OneSensePerDiscourse, Propagation};
+use wsd::disambig::lesk::{ExtendedLesk, Lesk};
+use wsd::disambig::mfs::FirstSense;
+use wsd::disambig::similarity::SimilarityWsd;
+use wsd::disambig::Disambiguator;
+
+/// A one-sentence document from `(word, Penn tag)` pairs, lemmatised with
+/// morphy; `target` is the index of the token to disambiguate.
+fn sentence_doc(words: &[(&str, &str)], target: usize) -> (Document, Target) {
+    let inv = inventory();
+    let tokens: Vec<Token> = words
+        .iter()
+        .enumerate()
+        .map(|(i, &(w, tag))| {
+            let pos = Pos::from_tag(tag);
+            let lemma = pos
+                .and_then(|p| inv.morphy(&w.to_lowercase(), p).into_iter().next())
+                .unwrap_or_else(|| w.to_lowercase());
+            Token {
+                text: w.to_string(),
+                lemma: Some(lemma),
+                tag: Some(tag.to_string()),
+                pos,
+                instance: (i == target).then(|| "t0".to_string()),
+                ..Default::default()
+            }
+        })
+        .collect();
+    let doc = Document {
+        id: "notes".into(),
+        sentences: vec![Sentence {
+            id: "s0".into(),
+            tokens,
+        }],
+    };
+    let t = doc.targets().remove(0);
+    (doc, t)
+}
+
+fn decide(m: &dyn Disambiguator, doc: &Document, t: &Target) -> (String, String) {
+    let inv = inventory();
+    let p = m
+        .disambiguate(inv, doc, t, inv.senses(&t.lemma, t.pos))
+        .expect("a prediction");
+    (p.key, p.method)
+}
+
+fn bank_sentence() -> (Document, Target) {
+    sentence_doc(
+        &[
+            ("The", "DT"),
+            ("bank", "NN"),
+            ("can", "MD"),
+            ("guarantee", "VB"),
+            ("deposit", "NN"),
+            ("will", "MD"),
+            ("eventually", "RB"),
+            ("cover", "VB"),
+            ("future", "JJ"),
+            ("tuition", "NN"),
+            ("cost", "NN"),
+            ("because", "IN"),
+            ("it", "PRP"),
+            ("invests", "VBZ"),
+            ("in", "IN"),
+            ("adjustable", "JJ"),
+            ("rate", "NN"),
+            ("mortgage", "NN"),
+            ("securities", "NNS"),
+            (".", "."),
+        ],
+        1,
+    )
+}
+
+#[test]
+fn lesk_finds_the_financial_bank_of_the_notes() {
+    let (doc, t) = bank_sentence();
+    let lesk = Lesk::default();
+    assert_eq!(
+        decide(&lesk, &doc, &t),
+        ("bank%1:14:00::".into(), "lesk".into())
+    );
+    // The overlap is "deposit" and "mortgage" (plus what the examples add).
+    let inv = inventory();
+    let ctx =
+        wsd::disambig::context::Normaliser::default().context(&doc, &t, Default::default(), None);
+    let scores = lesk.scores(inv, &ctx, inv.senses("bank", Pos::Noun));
+    assert!(scores[1] >= 2, "{scores:?}");
+    assert_eq!(
+        scores[0], 0,
+        "sloping land shares nothing with the sentence"
+    );
+    let ext = ExtendedLesk::default();
+    assert_eq!(decide(&ext, &doc, &t).0, "bank%1:14:00::");
+}
+
+#[test]
+fn similarity_finds_the_river_bank_of_the_notes() {
+    let (doc, t) = sentence_doc(
+        &[
+            ("river", "NN"),
+            ("bank", "NN"),
+            ("is", "VBZ"),
+            ("beautiful", "JJ"),
+        ],
+        1,
+    );
+    // Both measures rank sloping land (bank.n.01) first, tied with
+    // bank.n.07 (the slope in the turn of a road: also a slope); the tie
+    // goes to the earlier WordNet sense and is labelled a fallback.
+    let inv = inventory();
+    for (m, want) in [(Measure::Path, 1.0 / 9.0), (Measure::Wup, 1.0 / 3.0)] {
+        let wsd = SimilarityWsd::with_measure(m);
+        assert_eq!(
+            decide(&wsd, &doc, &t),
+            ("bank%1:17:01::".into(), "mfs".into())
+        );
+        let scores = wsd.scores(inv, &doc, &t, inv.senses("bank", Pos::Noun));
+        assert!((scores[0] - want).abs() < 1e-12, "{m:?} {scores:?}");
+        assert_eq!(scores[0], scores[6], "{m:?} {scores:?}");
+        let others = scores.iter().enumerate().filter(|&(i, _)| i != 0 && i != 6);
+        assert!(
+            others.into_iter().all(|(_, &s)| s < want),
+            "{m:?} {scores:?}"
+        );
+    }
+}
+
+#[test]
+fn no_evidence_falls_back_to_the_first_sense_and_says_so() {
+    let (doc, t) = sentence_doc(&[("the", "DT"), ("bank", "NN"), ("!", ".")], 1);
+    let first = inventory().senses("bank", Pos::Noun)[0].key.clone();
+    let methods: Vec<Box<dyn Disambiguator>> = vec![
+        Box::new(Lesk::default()),
+        Box::new(ExtendedLesk::default()),
+        Box::new(SimilarityWsd::with_measure(Measure::Path)),
+        Box::new(FirstSense),
+    ];
+    for m in &methods {
+        assert_eq!(
+            decide(m.as_ref(), &doc, &t),
+            (first.clone(), "mfs".into()),
+            "{}",
+            m.name()
+        );
+    }
+}
+
+#[test]
+fn one_sense_per_discourse_reuses_the_first_decision() {
+    let (mut doc, _) = bank_sentence();
+    let (river, _) = sentence_doc(&[("the", "DT"), ("bank", "NN"), ("!", ".")], 1);
+    let mut s = river.sentences[0].clone();
+    s.tokens[1].instance = Some("t1".into());
+    doc.sentences.push(s);
+    let targets = doc.targets();
+    assert_eq!(targets.len(), 2);
+    let inv = inventory();
+    let plain = Lesk::default().disambiguate_document(inv, &doc, &targets);
+    assert_eq!(plain[1].as_ref().unwrap().method, "mfs");
+    let ospd = OneSensePerDiscourse::new(Lesk::default(), Propagation::First);
+    assert_eq!(ospd.name(), "lesk+ospd");
+    let preds = ospd.disambiguate_document(inv, &doc, &targets);
+    assert_eq!(preds[1].as_ref().unwrap().key, "bank%1:14:00::");
+}
+
+// ---------------------------------------------------------------------------
+// A throwaway evaluation on the SemEval-2007 dev set (until the corpus
+// reader and the scorer land): `cargo test --release --test integration
+// eval_semeval2007 -- --ignored --nocapture`.
+
+type Gold = std::collections::HashMap<String, Vec<String>>;
+
+fn unescape(s: &str) -> String {
+    s.replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// Rough reader of the framework's XML: one token per line.
+fn semeval2007() -> (Vec<Document>, Gold) {
+    let dir = semeval();
+    let xml = std::fs::read_to_string(dir.join("semeval2007.data.xml")).unwrap();
+    let attr = regex::Regex::new(r#"(\w+)="([^"]*)""#).unwrap();
+    let body = regex::Regex::new(r">([^<]*)</").unwrap();
+    let mut docs: Vec<Document> = Vec::new();
+    for line in xml.lines().map(str::trim) {
+        let attrs: std::collections::HashMap<&str, String> = attr
+            .captures_iter(line)
+            .map(|c| (c.get(1).unwrap().as_str(), unescape(&c[2])))
+            .collect();
+        if line.starts_with("<text ") {
+            docs.push(Document {
+                id: attrs["id"].clone(),
+                sentences: Vec::new(),
+            });
+        } else if line.starts_with("<sentence ") {
+            docs.last_mut().unwrap().sentences.push(Sentence {
+                id: attrs["id"].clone(),
+                tokens: Vec::new(),
+            });
+        } else if line.starts_with("<wf ") || line.starts_with("<instance ") {
+            let text = body
+                .captures(line)
+                .map_or(String::new(), |c| unescape(&c[1]));
+            let tag = attrs["pos"].clone();
+            let tok = Token {
+                text,
+                lemma: Some(attrs["lemma"].clone()),
+                pos: Pos::from_tag(&tag),
+                tag: Some(tag),
+                instance: attrs.get("id").cloned(),
+                ..Default::default()
+            };
+            let d = docs.last_mut().unwrap();
+            d.sentences.last_mut().unwrap().tokens.push(tok);
+        }
+    }
+    let keys = std::fs::read_to_string(dir.join("semeval2007.gold.key.txt")).unwrap();
+    let gold = keys
+        .lines()
+        .filter_map(|l| {
+            let mut it = l.split_whitespace();
+            Some((it.next()?.to_string(), it.map(String::from).collect()))
+        })
+        .collect();
+    (docs, gold)
+}
+
+/// (F1, instances, fallbacks, seconds). Every instance is answered (first
+/// sense when a method abstains), so P = R = F1 = correct / instances.
+fn evaluate(m: &dyn Disambiguator, docs: &[Document], gold: &Gold) -> (f64, usize, usize, f64) {
+    let inv = inventory();
+    let start = std::time::Instant::now();
+    let (mut correct, mut total, mut fallbacks) = (0, 0, 0);
+    for d in docs {
+        let targets = d.targets();
+        let preds = m.disambiguate_document(inv, d, &targets);
+        for (t, p) in targets.iter().zip(preds) {
+            total += 1;
+            let key = match p {
+                Some(p) => {
+                    fallbacks += (p.method == "mfs") as usize;
+                    p.key
+                }
+                None => {
+                    fallbacks += 1;
+                    inv.senses(&t.lemma, t.pos)
+                        .first()
+                        .map_or(String::new(), |s| s.key.clone())
+                }
+            };
+            if gold.get(&t.id).is_some_and(|g| g.contains(&key)) {
+                correct += 1;
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    (
+        100.0 * correct as f64 / total as f64,
+        total,
+        fallbacks,
+        secs,
+    )
+}
+
+#[test]
+#[ignore]
+fn eval_semeval2007() {
+    use wsd::disambig::lesk::ExtendedLeskOptions;
+    let (docs, gold) = semeval2007();
+    assert_eq!(gold.len(), 455);
+    let methods: Vec<Box<dyn Disambiguator>> = vec![
+        Box::new(FirstSense),
+        Box::new(Lesk::default()),
+        Box::new(ExtendedLesk::default()),
+        Box::new(ExtendedLesk::new(ExtendedLeskOptions {
+            prior: 0.0,
+            ..Default::default()
+        })),
+        Box::new(SimilarityWsd::with_measure(Measure::Path)),
+        Box::new(SimilarityWsd::with_measure(Measure::Wup)),
+        Box::new(SimilarityWsd::with_measure(Measure::Lch)),
+        Box::new(SimilarityWsd::with_measure(Measure::Res)),
+        Box::new(SimilarityWsd::with_measure(Measure::Jcn)),
+        Box::new(SimilarityWsd::with_measure(Measure::Lin)),
+        Box::new(OneSensePerDiscourse::new(
+            Lesk::default(),
+            Propagation::First,
+        )),
+        Box::new(OneSensePerDiscourse::new(
+            Lesk::default(),
+            Propagation::Vote,
+        )),
+        Box::new(OneSensePerDiscourse::new(
+            ExtendedLesk::default(),
+            Propagation::Vote,
+        )),
+        Box::new(OneSensePerDiscourse::new(
+            ExtendedLesk::default(),
+            Propagation::First,
+        )),
+        Box::new(OneSensePerDiscourse::new(
+            SimilarityWsd::with_measure(Measure::Path),
+            Propagation::First,
+        )),
+        Box::new(OneSensePerDiscourse::new(
+            SimilarityWsd::with_measure(Measure::Wup),
+            Propagation::First,
+        )),
+    ];
+    eprintln!("method                  F1   fallbacks  cold inst/s  warm inst/s");
+    let mut seen_ext = false;
+    for m in &methods {
+        let (f1, n, fb, cold) = evaluate(m.as_ref(), &docs, &gold);
+        let (_, _, _, warm) = evaluate(m.as_ref(), &docs, &gold);
+        let label = match m.name() {
+            "lesk-ext" if !seen_ext => "lesk-ext (prior)",
+            "lesk-ext" => "lesk-ext (none)",
+            n => n,
+        };
+        seen_ext |= m.name() == "lesk-ext";
+        eprintln!(
+            "{:<20} {f1:5.1}  {fb:4}/{n}  {:10.0}  {:10.0}",
+            label,
+            n as f64 / cold,
+            n as f64 / warm
+        );
+    }
+}
+
+/// Grid over lesk-ext's options on the dev set (tuning aid; `--ignored`).
+#[test]
+#[ignore]
+fn tune_lesk_ext_semeval2007() {
+    use wsd::disambig::lesk::{ExtendedLeskOptions, RelationWeights, Window};
+    let (docs, gold) = semeval2007();
+    let mut results = Vec::new();
+    let half = RelationWeights::default();
+    let own_only = RelationWeights {
+        own: 1.0,
+        hypernym: 0.0,
+        hyponym: 0.0,
+        meronym: 0.0,
+        similar: 0.0,
+        attribute: 0.0,
+        derivation: 0.0,
+        entailment: 0.0,
+        domain: 0.0,
+    };
+    let full = RelationWeights {
+        own: 1.0,
+        hypernym: 1.0,
+        hyponym: 1.0,
+        meronym: 1.0,
+        similar: 1.0,
+        attribute: 1.0,
+        derivation: 1.0,
+        entailment: 1.0,
+        domain: 1.0,
+    };
+    for (wname, weights) in [("own", own_only), ("half", half), ("full", full)] {
+        for window in [Window::Sentence, Window::Sentences(1), Window::Words(10)] {
+            for idf in [false, true] {
+                let priors: &[f64] = if idf {
+                    &[0.0, 2.0, 4.0, 8.0, 16.0]
+                } else {
+                    &[0.0, 0.5, 1.0, 2.0, 4.0]
+                };
+                for &prior in priors {
+                    let m = ExtendedLesk::new(ExtendedLeskOptions {
+                        window,
+                        weights,
+                        related_examples: false,
+                        idf,
+                        prior,
+                    });
+                    let (f1, _, fb, _) = evaluate(&m, &docs, &gold);
+                    eprintln!(
+                        "{wname:5} {window:?} idf={idf} prior={prior}: {f1:.1} (fallbacks {fb})"
+                    );
+                    results.push((f1, format!("{wname} {window:?} idf={idf} prior={prior}")));
+                }
+            }
+        }
+    }
+    results.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap());
+    for r in results.iter().take(10) {
+        eprintln!("best: {:.1} {}", r.0, r.1);
+    }
+}

@@ -37,9 +37,14 @@ pub struct OneSensePerDiscourse<D> {
 }
 
 impl<D: Disambiguator> OneSensePerDiscourse<D> {
-    /// Wrap `inner`; the name is the inner name with `+ospd`.
+    /// Wrap `inner`; the name is the inner name with `+ospd`
+    /// ([`Propagation::First`]) or `+ospd-vote`.
     pub fn new(inner: D, mode: Propagation) -> Self {
-        let name = format!("{}+ospd", inner.name());
+        let suffix = match mode {
+            Propagation::First => "ospd",
+            Propagation::Vote => "ospd-vote",
+        };
+        let name = format!("{}+{suffix}", inner.name());
         OneSensePerDiscourse { inner, mode, name }
     }
 

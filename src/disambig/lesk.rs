@@ -230,9 +230,9 @@ pub struct RelationWeights {
 }
 
 impl Default for RelationWeights {
-    /// The weights chosen on the SemEval-2007 dev set (see the crate's
-    /// evaluation notes): the sense's own gloss counts fully, its
-    /// neighbours' glosses half.
+    /// The sense's own gloss counts fully, its neighbours' glosses half
+    /// (better than 1 or 0 for the neighbours on the SemEval-2007 dev set,
+    /// see [`ExtendedLeskOptions`]).
     fn default() -> Self {
         RelationWeights {
             own: 1.0,
@@ -269,6 +269,14 @@ impl RelationWeights {
 }
 
 /// Options of [`ExtendedLesk`].
+///
+/// The defaults — sentence window, [`RelationWeights::default`], no IDF,
+/// prior weight 2 — are the best of a small grid on the SemEval-2007 dev
+/// set (455 instances; window sentence / ±1 sentence / ±10 words, relation
+/// weights 0 / 0.5 / 1, IDF on/off, prior 0–16): 57.1 F1 against 55.2 for
+/// the first sense, 47.7 without the prior. The grid is the ignored test
+/// `tune_lesk_ext_semeval2007` in `tests/knowledge.rs`. With 455 instances
+/// one instance is 0.2 points: differences under ~2 points are noise.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExtendedLeskOptions {
     /// The context window.
@@ -290,8 +298,8 @@ impl Default for ExtendedLeskOptions {
             window: Window::Sentence,
             weights: RelationWeights::default(),
             related_examples: false,
-            idf: true,
-            prior: 1.0,
+            idf: false,
+            prior: 2.0,
         }
     }
 }

@@ -876,3 +876,20 @@ pub fn ic_from_tag_counts(inv: &Inventory) -> Ic {
     }
     ic
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measures_parse_and_print() {
+        for m in Measure::ALL {
+            assert_eq!(m.name().parse::<Measure>(), Ok(m));
+        }
+        assert!("cosine"
+            .parse::<Measure>()
+            .unwrap_err()
+            .contains("path, wup"));
+        assert!(Measure::Lin.needs_ic() && !Measure::Wup.needs_ic());
+    }
+}
