@@ -5,8 +5,11 @@
 //! * `wordnet` — the inventory, ids, morphy, `wsd senses` / `wsd synset`, bad input.
 //! * `corpus` — SemCor and XML readers, the scorer, `wsd eval` / `wsd score`, MFS.
 //! * `tag` — `wsd tag` on plain text: pipeline, formats, streaming, bad input.
+//! * `knowledge` — similarity measures against NLTK, IC tables, `wsd similarity`,
+//!   Lesk, extended Lesk and similarity-based disambiguation.
 
 mod corpus;
+mod knowledge;
 mod tag;
 mod util;
 mod wordnet;

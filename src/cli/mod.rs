@@ -12,6 +12,7 @@ pub mod methods;
 mod progress;
 mod score;
 mod senses;
+mod similarity;
 mod synset;
 mod tag;
 mod train;
@@ -59,6 +60,8 @@ pub enum Command {
     Tag(tag::Args),
     /// Train a model (nb, knn, pos) on SemCor.
     Train(train::Args),
+    /// Similarity of two synsets (path, wup, lch, res, jcn, lin), as NLTK computes it.
+    Similarity(similarity::Args),
 }
 
 /// Run the parsed command line.
@@ -71,5 +74,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Score(a) => score::run(&cli, a),
         Command::Tag(a) => tag::run(&cli, a),
         Command::Train(a) => train::run(&cli, a),
+        Command::Similarity(a) => similarity::run(&cli, a),
     }
 }

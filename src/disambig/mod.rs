@@ -6,7 +6,12 @@
 //! methods implement only [`Disambiguator::disambiguate`].
 
 pub mod chain;
+pub mod context;
+pub mod discourse;
+pub mod lesk;
+mod lesk_stopwords;
 pub mod mfs;
+pub mod similarity;
 
 pub use chain::Chain;
 pub use mfs::{CorpusMfs, FirstSense};

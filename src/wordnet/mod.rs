@@ -23,6 +23,7 @@ mod pointer;
 mod pos;
 pub mod record;
 mod sense_key;
+pub mod similarity;
 
 use std::borrow::Cow;
 use std::path::Path;
