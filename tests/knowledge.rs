@@ -415,68 +415,25 @@ fn one_sense_per_discourse_reuses_the_first_decision() {
 }
 
 // ---------------------------------------------------------------------------
-// A throwaway evaluation on the SemEval-2007 dev set (until the corpus
-// reader and the scorer land): `cargo test --release --test integration
-// eval_semeval2007 -- --ignored --nocapture`.
+// Evaluation aids on the SemEval-2007 dev set and SemCor's splits:
+// `cargo test --release --test integration eval_semeval2007 -- --ignored --nocapture`.
+// (`wsd eval` is the user-facing way; these also run the tuning grid.)
 
 type Gold = std::collections::HashMap<String, Vec<String>>;
 
-fn unescape(s: &str) -> String {
-    s.replace("&quot;", "\"")
-        .replace("&apos;", "'")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&")
+fn gold_of(keys: &wsd::corpus::KeyFile) -> Gold {
+    keys.iter()
+        .map(|(id, k)| (id.to_string(), k.to_vec()))
+        .collect()
 }
 
-/// Rough reader of the framework's XML: one token per line.
+/// The SemEval-2007 dev set with its gold keys.
 fn semeval2007() -> (Vec<Document>, Gold) {
     let dir = semeval();
-    let xml = std::fs::read_to_string(dir.join("semeval2007.data.xml")).unwrap();
-    let attr = regex::Regex::new(r#"(\w+)="([^"]*)""#).unwrap();
-    let body = regex::Regex::new(r">([^<]*)</").unwrap();
-    let mut docs: Vec<Document> = Vec::new();
-    for line in xml.lines().map(str::trim) {
-        let attrs: std::collections::HashMap<&str, String> = attr
-            .captures_iter(line)
-            .map(|c| (c.get(1).unwrap().as_str(), unescape(&c[2])))
-            .collect();
-        if line.starts_with("<text ") {
-            docs.push(Document {
-                id: attrs["id"].clone(),
-                sentences: Vec::new(),
-            });
-        } else if line.starts_with("<sentence ") {
-            docs.last_mut().unwrap().sentences.push(Sentence {
-                id: attrs["id"].clone(),
-                tokens: Vec::new(),
-            });
-        } else if line.starts_with("<wf ") || line.starts_with("<instance ") {
-            let text = body
-                .captures(line)
-                .map_or(String::new(), |c| unescape(&c[1]));
-            let tag = attrs["pos"].clone();
-            let tok = Token {
-                text,
-                lemma: Some(attrs["lemma"].clone()),
-                pos: Pos::from_tag(&tag),
-                tag: Some(tag),
-                instance: attrs.get("id").cloned(),
-                ..Default::default()
-            };
-            let d = docs.last_mut().unwrap();
-            d.sentences.last_mut().unwrap().tokens.push(tok);
-        }
-    }
-    let keys = std::fs::read_to_string(dir.join("semeval2007.gold.key.txt")).unwrap();
-    let gold = keys
-        .lines()
-        .filter_map(|l| {
-            let mut it = l.split_whitespace();
-            Some((it.next()?.to_string(), it.map(String::from).collect()))
-        })
-        .collect();
-    (docs, gold)
+    let mut docs = wsd::corpus::read_xml(dir.join("semeval2007.data.xml")).unwrap();
+    let keys = wsd::corpus::read_key_file(dir.join("semeval2007.gold.key.txt")).unwrap();
+    wsd::corpus::attach_gold(&mut docs, &keys);
+    (docs, gold_of(&keys))
 }
 
 /// (F1, instances, fallbacks, seconds). Every instance is answered (first
@@ -642,76 +599,16 @@ fn tune_lesk_ext_semeval2007() {
     }
 }
 
-/// Rough SemCor reader for the split: tagfiles of brown1, brown2, brownv
-/// sorted by path relative to the SemCor root; index % 5 == 4 is test.
+/// SemCor's train or test split with its gold keys.
 fn semcor_split(test: bool) -> (Vec<Document>, Gold) {
-    let root = semcor();
-    let mut files = Vec::new();
-    for part in ["brown1", "brown2", "brownv"] {
-        for e in std::fs::read_dir(root.join(part).join("tagfiles")).unwrap() {
-            files.push(format!(
-                "{part}/tagfiles/{}",
-                e.unwrap().file_name().to_string_lossy()
-            ));
-        }
-    }
-    files.sort();
-    let attr = regex::Regex::new(r"(\w+)=([^ >]+)").unwrap();
-    let body = regex::Regex::new(r">([^<]*)</").unwrap();
-    let inv = inventory();
-    let (mut docs, mut gold) = (Vec::new(), Gold::new());
-    for (i, f) in files.iter().enumerate() {
-        if (i % 5 == 4) != test {
-            continue;
-        }
-        let text = std::fs::read_to_string(root.join(f)).unwrap();
-        let mut doc = Document {
-            id: f.clone(),
-            sentences: Vec::new(),
-        };
-        for line in text.lines().map(str::trim) {
-            if line.starts_with("<s ") {
-                doc.sentences.push(Sentence::default());
-            } else if line.starts_with("<wf ") {
-                let a: std::collections::HashMap<&str, &str> = attr
-                    .captures_iter(line)
-                    .map(|c| (c.get(1).unwrap().as_str(), c.get(2).unwrap().as_str()))
-                    .collect();
-                let text = body
-                    .captures(line)
-                    .map_or(String::new(), |c| c[1].to_string());
-                let tag = a.get("pos").map(|s| s.to_string());
-                let pos = tag.as_deref().and_then(Pos::from_tag);
-                let lemma = a.get("lemma").map(|s| s.to_string());
-                let mut tok = Token {
-                    text,
-                    lemma: lemma.clone(),
-                    tag,
-                    pos,
-                    ..Default::default()
-                };
-                if let (Some(l), Some(p), Some(lexsn), None) =
-                    (&lemma, pos, a.get("lexsn"), a.get("pn"))
-                {
-                    let keys: Vec<String> = lexsn
-                        .split(';')
-                        .map(|s| format!("{l}%{s}"))
-                        .filter(|k| inv.has_key(k))
-                        .collect();
-                    if !keys.is_empty() && !inv.senses(l, p).is_empty() {
-                        let id = format!("{f}.{}.{}", doc.sentences.len(), gold.len());
-                        gold.insert(id.clone(), keys);
-                        tok.instance = Some(id);
-                    }
-                }
-                if let Some(s) = doc.sentences.last_mut() {
-                    s.tokens.push(tok);
-                }
-            }
-        }
-        docs.push(doc);
-    }
-    (docs, gold)
+    let split = if test {
+        wsd::corpus::Split::Test
+    } else {
+        wsd::corpus::Split::Train
+    };
+    let docs = wsd::corpus::read_semcor(semcor(), split).unwrap();
+    let keys = wsd::corpus::KeyFile::from_documents(&docs);
+    (docs, gold_of(&keys))
 }
 
 /// The chosen configurations on SemCor's train and test splits (a held-out
@@ -757,4 +654,47 @@ fn eval_semcor_splits() {
             );
         }
     }
+}
+
+#[test]
+fn lesk_ext_beats_the_first_sense_on_semeval2007_and_lesk_does_not() {
+    let d = semeval();
+    let f1 = |m: &str| -> f64 {
+        let out = ok(wsd()
+            .args(["eval", "--format", "json", "--method", m, "--xml"])
+            .arg(d.join("semeval2007.data.xml"))
+            .arg("--gold")
+            .arg(d.join("semeval2007.gold.key.txt")));
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["answered"], 455);
+        v["f1"].as_f64().unwrap()
+    };
+    let (mfs, lesk, ext) = (f1("mfs"), f1("lesk"), f1("lesk-ext"));
+    assert!(ext > mfs, "lesk-ext {ext} vs mfs {mfs}");
+    assert!(lesk < mfs, "plain lesk {lesk} vs mfs {mfs}");
+}
+
+#[test]
+fn ic_command_counts_semcor_and_feeds_res() {
+    let tmp = tempdir();
+    let ic = tmp.path().join("ic.txt");
+    ok(wsd()
+        .args(["ic", "--split", "train", "--out"])
+        .arg(&ic)
+        .arg("--semcor")
+        .arg(semcor()));
+    let out = ok(wsd()
+        .args([
+            "similarity",
+            "car.n.01",
+            "boat.n.01",
+            "--measure",
+            "res",
+            "--format",
+            "json",
+            "--ic",
+        ])
+        .arg(&ic));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["value"].as_f64().unwrap() > 0.0, "{out}");
 }

@@ -5,12 +5,42 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 
+use std::sync::Arc;
 use wsd::corpus::{read_semcor, Split};
+
+use wsd::disambig::context::Window;
+use wsd::disambig::discourse::{OneSensePerDiscourse, Propagation};
+use wsd::disambig::lesk::{ExtendedLesk, ExtendedLeskOptions, Lesk, LeskOptions};
+use wsd::disambig::similarity::{SimilarityOptions, SimilarityWsd};
 use wsd::disambig::{Chain, CorpusMfs, Disambiguator, FirstSense};
+use wsd::wordnet::similarity::{Ic, Measure};
 use wsd::wordnet::Inventory;
 
 /// Every name `--method` accepts (chains join them with commas).
-pub const METHODS: &[&str] = &["mfs", "mfs-semcor"];
+pub const METHODS: &[&str] = &[
+    "mfs",
+    "mfs-semcor",
+    "lesk",
+    "lesk-ext",
+    "sim-path",
+    "sim-wup",
+    "sim-lch",
+    "sim-res",
+    "sim-jcn",
+    "sim-lin",
+];
+
+/// `--window`: `sentence`, `N` (±N content words) or `Ns` (±N sentences).
+pub fn parse_window(s: &str) -> Result<Window, String> {
+    let bad = || format!("bad window {s:?}: use sentence, N (words) or Ns (sentences)");
+    if s == "sentence" {
+        return Ok(Window::Sentence);
+    }
+    if let Some(n) = s.strip_suffix('s') {
+        return n.parse().map(Window::Sentences).map_err(|_| bad());
+    }
+    s.parse().map(Window::Words).map_err(|_| bad())
+}
 
 /// Options shared by every command that runs a method.
 #[derive(clap::Args, Debug, Clone)]
@@ -26,6 +56,18 @@ pub struct MethodArgs {
     /// SemCor folder for mfs-semcor (counted on its train split).
     #[arg(long, value_name = "DIR", default_value = "corpora/semcor3.0")]
     pub semcor_counts: PathBuf,
+    /// Context of lesk, lesk-ext and sim-*: sentence (default), N content
+    /// words either side, or Ns sentences either side.
+    #[arg(long, value_parser = parse_window, default_value = "sentence")]
+    pub window: Window,
+    /// Information-content file for sim-res/jcn/lin (`wsd ic`); default:
+    /// counts from WordNet's own tag counts.
+    #[arg(long, value_name = "FILE")]
+    pub ic: Option<PathBuf>,
+    /// Once a lemma is decided in a document, later occurrences reuse that
+    /// sense (Gale et al.'s one sense per discourse).
+    #[arg(long)]
+    pub one_sense_per_discourse: bool,
 }
 
 #[allow(dead_code)] // used once trained methods are registered
@@ -62,7 +104,7 @@ pub fn model_for(args: &MethodArgs, method: &str) -> anyhow::Result<PathBuf> {
 /// Build one method by name.
 fn build_one(
     name: &str,
-    _inv: &Inventory,
+    inv: &Inventory,
     args: &MethodArgs,
 ) -> anyhow::Result<Box<dyn Disambiguator>> {
     Ok(match name {
@@ -78,6 +120,29 @@ fn build_one(
                 Box::new(CorpusMfs::from_documents(&docs)),
                 Box::new(FirstSense),
             ]))
+        }
+        "lesk" => Box::new(Lesk::new(LeskOptions {
+            window: args.window,
+            ..Default::default()
+        })),
+        "lesk-ext" => Box::new(ExtendedLesk::new(ExtendedLeskOptions {
+            window: args.window,
+            ..Default::default()
+        })),
+        sim if sim.starts_with("sim-") => {
+            let measure: Measure = sim[4..]
+                .parse()
+                .map_err(|e| anyhow::anyhow!("unknown method {sim:?}: {e}"))?;
+            let ic = match &args.ic {
+                Some(p) => Some(Arc::new(Ic::read(inv, p)?)),
+                None => None,
+            };
+            Box::new(SimilarityWsd::new(SimilarityOptions {
+                measure,
+                window: args.window,
+                ic,
+                ..Default::default()
+            }))
         }
         other => bail!("unknown method {other:?}; known: {}", METHODS.join(", ")),
     })
@@ -101,9 +166,14 @@ pub fn build(
     for n in &names {
         methods.push(build_one(n, inv, args)?);
     }
-    Ok(if methods.len() == 1 {
+    let method: Box<dyn Disambiguator> = if methods.len() == 1 {
         methods.pop().expect("one method")
     } else {
         Box::new(Chain::new(methods))
+    };
+    Ok(if args.one_sense_per_discourse {
+        Box::new(OneSensePerDiscourse::new(method, Propagation::First))
+    } else {
+        method
     })
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod eval;
+mod ic;
 mod info;
 pub mod methods;
 mod progress;
@@ -60,6 +61,8 @@ pub enum Command {
     Tag(tag::Args),
     /// Train a model (nb, knn, pos) on SemCor.
     Train(train::Args),
+    /// Count information content on SemCor for the res/jcn/lin measures.
+    Ic(ic::Args),
     /// Similarity of two synsets (path, wup, lch, res, jcn, lin), as NLTK computes it.
     Similarity(similarity::Args),
 }
@@ -74,6 +77,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Score(a) => score::run(&cli, a),
         Command::Tag(a) => tag::run(&cli, a),
         Command::Train(a) => train::run(&cli, a),
+        Command::Ic(a) => ic::run(&cli, a),
         Command::Similarity(a) => similarity::run(&cli, a),
     }
 }

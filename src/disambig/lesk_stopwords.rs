@@ -1,63 +1,18 @@
-//! English stop words for the Lesk methods (to be merged with
-//! `crate::text`'s list when that lands).
-//!
-//! The list is the usual closed-class vocabulary — articles, pronouns,
-//! prepositions, conjunctions, auxiliaries and modals, quantifiers and
-//! degree adverbs, contraction fragments — close to NLTK's English list
-//! (which the course notes use), plus a handful of words that are nearly
-//! ubiquitous in WordNet glosses and therefore carry no signal in an
-//! overlap: `especially`, `usually`, `etc`, `e.g.`, `something`,
-//! `someone`, `one`, `used`. The notes' own example also drops
-//! "eventually"; that is an ordinary adverb and is not listed here.
-//!
-//! Matching is on the lower-cased word; lookup is a binary search of the
-//! sorted list.
+//! Stop words for the Lesk overlaps: the project's English list
+//! ([`crate::text::is_stop_word`]: NLTK's list plus the Penn clitics) and
+//! a few more closed-class words (`may`, `must`, `upon`, `whether` …) and
+//! words nearly ubiquitous in WordNet glosses, which therefore carry no
+//! signal in an overlap: `especially`, `usually`, `etc`, `e.g.`,
+//! `something`, `someone`, `one`, `used`. The notes' own example also
+//! drops "eventually"; that is an ordinary adverb and is not listed here.
 
-/// The sorted list.
-const STOP_WORDS: &[&str] = &[
-    "a",
-    "about",
-    "above",
-    "after",
-    "again",
-    "against",
-    "all",
+/// The words added to the common list (sorted, lower case).
+const GLOSS_STOP_WORDS: &[&str] = &[
     "also",
-    "am",
-    "an",
-    "and",
-    "any",
-    "are",
-    "aren",
-    "as",
-    "at",
-    "be",
     "became",
-    "because",
-    "been",
-    "before",
-    "being",
-    "below",
-    "between",
-    "both",
-    "but",
-    "by",
-    "can",
     "cannot",
     "could",
-    "couldn",
-    "d",
-    "did",
-    "didn",
-    "do",
-    "does",
-    "doesn",
-    "doing",
-    "don",
-    "down",
-    "during",
     "e",
-    "each",
     "eg",
     "either",
     "else",
@@ -65,162 +20,47 @@ const STOP_WORDS: &[&str] = &[
     "etc",
     "ever",
     "every",
-    "few",
-    "for",
-    "from",
-    "further",
     "g",
-    "had",
-    "hadn",
-    "has",
-    "hasn",
-    "have",
-    "haven",
-    "having",
-    "he",
-    "her",
-    "here",
-    "hers",
-    "herself",
-    "him",
-    "himself",
-    "his",
-    "how",
     "however",
-    "i",
     "ie",
-    "if",
-    "in",
-    "into",
-    "is",
-    "isn",
-    "it",
-    "its",
-    "itself",
-    "just",
-    "ll",
-    "m",
     "may",
-    "me",
     "might",
-    "mightn",
-    "more",
-    "most",
     "much",
     "must",
-    "mustn",
-    "my",
-    "myself",
-    "needn",
     "neither",
-    "no",
-    "nor",
-    "not",
-    "now",
-    "o",
-    "of",
-    "off",
     "often",
-    "on",
-    "once",
     "one",
-    "only",
-    "or",
-    "other",
     "others",
     "ought",
-    "our",
-    "ours",
-    "ourselves",
-    "out",
-    "over",
-    "own",
     "per",
     "rather",
-    "re",
-    "s",
-    "same",
     "shall",
-    "shan",
-    "she",
-    "should",
-    "shouldn",
-    "so",
-    "some",
     "someone",
     "something",
-    "such",
-    "t",
-    "than",
-    "that",
-    "the",
-    "their",
-    "theirs",
-    "them",
-    "themselves",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
     "though",
-    "through",
     "thus",
-    "to",
-    "too",
     "toward",
     "towards",
-    "under",
-    "until",
-    "up",
     "upon",
     "us",
     "used",
     "usually",
-    "ve",
-    "very",
     "via",
-    "was",
-    "wasn",
-    "we",
-    "were",
-    "weren",
-    "what",
-    "when",
-    "where",
     "whether",
-    "which",
-    "while",
-    "who",
-    "whom",
     "whose",
-    "why",
-    "will",
-    "with",
     "within",
     "without",
-    "won",
     "would",
-    "wouldn",
-    "y",
     "yet",
-    "you",
-    "your",
-    "yours",
-    "yourself",
-    "yourselves",
 ];
 
-/// Is `word` (any case) a stop word?
-pub fn is_stop_word(word: &str) -> bool {
-    if word.bytes().any(|b| b.is_ascii_uppercase()) {
-        STOP_WORDS
-            .binary_search(&word.to_ascii_lowercase().as_str())
-            .is_ok()
-    } else {
-        STOP_WORDS.binary_search(&word).is_ok()
+/// Is `w` a stop word for Lesk (case-insensitive)?
+pub fn is_stop_word(w: &str) -> bool {
+    if crate::text::is_stop_word(w) {
+        return true;
     }
+    let lower = w.to_lowercase();
+    GLOSS_STOP_WORDS.binary_search(&lower.as_str()).is_ok()
 }
 
 #[cfg(test)]
@@ -229,7 +69,7 @@ mod tests {
 
     #[test]
     fn list_is_sorted_and_unique() {
-        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(GLOSS_STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]

@@ -103,3 +103,28 @@ pub fn run_documents(
         })
         .collect()
 }
+
+/// A boxed method is a method (so wrappers such as
+/// [`discourse::OneSensePerDiscourse`] take methods chosen at run time).
+impl<T: Disambiguator + ?Sized> Disambiguator for Box<T> {
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+    fn disambiguate(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+    ) -> Option<Prediction> {
+        (**self).disambiguate(inv, doc, target, candidates)
+    }
+    fn disambiguate_document(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        targets: &[Target],
+    ) -> Vec<Option<Prediction>> {
+        (**self).disambiguate_document(inv, doc, targets)
+    }
+}

@@ -1,0 +1,53 @@
+//! `wsd ic`: count information content on SemCor (for sim-res/jcn/lin and
+//! `wsd similarity --measure res|jcn|lin`). Each tagged occurrence counts
+//! for its synset and once for every hypernym ancestor; add-one smoothing.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+
+use super::Cli;
+use wsd::corpus::{read_semcor, Split};
+use wsd::wordnet::similarity::ic_from_keys;
+use wsd::wordnet::Inventory;
+
+/// Arguments of `wsd ic`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// SemCor 3.0 folder.
+    #[arg(long, value_name = "DIR", default_value = "corpora/semcor3.0")]
+    pub semcor: PathBuf,
+    /// Which documents to count (train keeps the test split unseen).
+    #[arg(long, default_value = "train")]
+    pub split: Split,
+    /// Output file.
+    #[arg(
+        long,
+        short,
+        value_name = "FILE",
+        default_value = "models/ic-semcor.txt"
+    )]
+    pub out: PathBuf,
+}
+
+/// Run `wsd ic`.
+pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
+    let inv = Inventory::open(cli.wordnet.as_deref())?;
+    let docs = read_semcor(&args.semcor, args.split)
+        .with_context(|| format!("reading SemCor at {}", args.semcor.display()))?;
+    let keys = docs
+        .iter()
+        .flat_map(|d| d.sentences.iter())
+        .flat_map(|s| s.tokens.iter())
+        .flat_map(|t| t.gold.iter().map(String::as_str));
+    let ic = ic_from_keys(&inv, keys);
+    ic.write(&inv, &args.out)?;
+    eprintln!(
+        "wsd: information content from {} occurrences ({} keys unknown to WordNet) written to {}",
+        ic.occurrences,
+        ic.unknown,
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
