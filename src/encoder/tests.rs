@@ -393,6 +393,40 @@ fn minilm_wordpiece() {
     assert_ne!(tok.tokenize(&"a".repeat(100)), vec!["[UNK]"]);
 }
 
+/// Compares the tokenizer with a JSON list of `{"text", "pieces"}` cases
+/// named by `$WSD_TOKENIZER_CASES` (e.g. made with the Python reference or
+/// `transformers`); ignored by default as the file is not committed. Run
+/// with `WSD_TOKENIZER_CASES=cases.json cargo test --lib tokenizer_cases -- --ignored`.
+#[test]
+#[ignore]
+fn minilm_tokenizer_cases() {
+    let Some(enc) = minilm() else { return };
+    let Some(path) = std::env::var_os("WSD_TOKENIZER_CASES") else {
+        eprintln!("skipped: WSD_TOKENIZER_CASES not set");
+        return;
+    };
+    #[derive(serde::Deserialize)]
+    struct Case {
+        text: String,
+        pieces: Vec<String>,
+    }
+    let cases: Vec<Case> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let bad: Vec<_> = cases
+        .iter()
+        .filter(|c| enc.tokenizer().tokenize(&c.text) != c.pieces)
+        .collect();
+    for c in bad.iter().take(10) {
+        eprintln!(
+            "{:?}: got {:?}, want {:?}",
+            c.text,
+            enc.tokenizer().tokenize(&c.text),
+            c.pieces
+        );
+    }
+    eprintln!("{} of {} cases differ", bad.len(), cases.len());
+    assert!(bad.is_empty());
+}
+
 #[derive(serde::Deserialize)]
 struct Fixture {
     dims: usize,
