@@ -187,7 +187,10 @@ class Bert:
         return (x - mu) / np.sqrt(var + self.eps) * self.w[name + ".weight"] + self.w[name + ".bias"]
 
     def linear(self, x, name):
-        return x @ self.w[name + ".weight"].T + self.w[name + ".bias"]
+        # one 2-D GEMM over all tokens (numpy's stacked 3-D matmul is ~15x slower)
+        w = self.w[name + ".weight"]
+        y = x.reshape(-1, x.shape[-1]) @ w.T + self.w[name + ".bias"]
+        return y.reshape(x.shape[:-1] + (w.shape[0],))
 
     def forward(self, ids, mask):
         """ids, mask: (batch, length) arrays; returns (batch, length, d)."""

@@ -190,33 +190,37 @@ impl LayerNorm {
     }
 }
 
-/// The error function, `erf(x) = 2/√π ∫₀ˣ e^(−t²) dt`, in `f64`.
+/// The error function, `erf(x) = 2/√π ∫₀ˣ e^(−t²) dt`, to about 1e-7.
 ///
-/// Rust's standard library has no `erf`; this is the Chebyshev fit of
-/// `erfc` from Numerical Recipes (§6.2), whose relative error is below
-/// 1.2·10⁻⁷ everywhere — at the level of `f32` rounding, which is all the
-/// encoder needs.
+/// Rust's standard library has no `erf`. This is the rational minimax
+/// approximation Eigen and XLA use for `f32` (odd degree-13 numerator over
+/// even degree-8 denominator on `[-4, 4]`, where `|erf| > 1 − 2·10⁻⁸`
+/// beyond), evaluated in `f64`: its absolute error is below 10⁻⁷, the
+/// `f32` rounding level, and it has no `exp` and no branch, so the GELU
+/// over a whole batch vectorises (it was a third of the run time with an
+/// `exp`-based `erfc`).
+#[inline]
 pub fn erf(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let poly = -z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98
-                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
-    let erfc = t * poly.exp();
-    if x >= 0.0 {
-        1.0 - erfc
-    } else {
-        erfc - 1.0
-    }
+    let x = x.clamp(-4.0, 4.0);
+    let x2 = x * x;
+    let p = -2.726_142_258_013_06e-10;
+    let p = x2 * p + 2.770_681_424_959_02e-8;
+    let p = x2 * p - 2.101_024_020_825_08e-6;
+    let p = x2 * p - 5.692_506_394_623_46e-5;
+    let p = x2 * p - 7.349_906_303_268_55e-4;
+    let p = x2 * p - 2.954_599_808_540_25e-3;
+    let p = x2 * p - 1.609_603_332_624_15e-2;
+    let q = -1.456_607_184_649_96e-5;
+    let q = x2 * q - 2.133_740_552_789_05e-4;
+    let q = x2 * q - 1.682_826_974_382_03e-3;
+    let q = x2 * q - 7.373_329_167_204_68e-3;
+    let q = x2 * q - 1.426_473_905_141_89e-2;
+    x * p / q
 }
 
-/// GELU with the exact error function (BERT's `"gelu"`, not the tanh
+/// GELU with the error function (BERT's `"gelu"`, not the tanh
 /// approximation): `x · Φ(x) = x/2 · (1 + erf(x/√2))`.
+#[inline]
 pub fn gelu(x: f32) -> f32 {
     let x = x as f64;
     (0.5 * x * (1.0 + erf(x * std::f64::consts::FRAC_1_SQRT_2))) as f32
@@ -240,7 +244,11 @@ impl BertIntermediate {
         let mut h = self.dense.forward(x)?;
         h.data_mut()
             .par_chunks_mut(self.dense.out_features() * ROWS_PER_TASK)
-            .for_each(|c| c.iter_mut().for_each(|v| *v = gelu(*v)));
+            .for_each(|c| {
+                for v in c {
+                    *v = gelu(*v);
+                }
+            });
         Ok(h)
     }
 }
@@ -328,6 +336,20 @@ mod tests {
         for (x, want) in cases {
             assert!((erf(x) - want).abs() < 3e-7, "erf({x}) = {}", erf(x));
         }
+    }
+
+    #[test]
+    #[ignore]
+    fn gelu_speed() {
+        let mut xs: Vec<f32> = (0..10_000_000)
+            .map(|i| (i % 2000) as f32 / 200.0 - 5.0)
+            .collect();
+        let t = std::time::Instant::now();
+        for v in xs.iter_mut() {
+            *v = gelu(*v);
+        }
+        let ns = t.elapsed().as_secs_f64() * 100.0;
+        eprintln!("gelu: {ns:.2} ns/value ({})", xs[12345]);
     }
 
     #[test]

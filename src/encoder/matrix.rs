@@ -367,6 +367,34 @@ mod tests {
         assert_eq!(a.columns(1, 2).unwrap().cols(), 2);
     }
 
+    /// The machine's sgemm throughput on encoder-sized products. Run with
+    /// `cargo test --release --lib sgemm_peak -- --ignored --nocapture`
+    /// (`MATMUL_NUM_THREADS=1` for one core).
+    #[test]
+    #[ignore]
+    fn sgemm_peak() {
+        for (m, k, n) in [
+            (512, 384, 1536),
+            (2048, 384, 1536),
+            (2048, 1536, 384),
+            (512, 384, 384),
+        ] {
+            let a = Matrix::from_vec(m, k, (0..m * k).map(|i| (i % 7) as f32).collect()).unwrap();
+            // stored n × k and used transposed, as the Linear layers do
+            let b = Matrix::from_vec(n, k, (0..n * k).map(|i| (i % 5) as f32).collect()).unwrap();
+            let mut c = Matrix::zeros(m, n);
+            gemm(1.0, a.view(), b.t(), 0.0, c.view_mut());
+            let reps = 20;
+            let t = std::time::Instant::now();
+            for _ in 0..reps {
+                gemm(1.0, a.view(), b.t(), 0.0, c.view_mut());
+            }
+            let s = t.elapsed().as_secs_f64();
+            let gflops = 2.0 * (m * n * k * reps) as f64 / s / 1e9;
+            eprintln!("sgemm {m}×{k} · {k}×{n}: {gflops:.1} GFLOP/s");
+        }
+    }
+
     #[test]
     fn empty_inner_dimension() {
         let a = Matrix::zeros(2, 0);

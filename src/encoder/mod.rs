@@ -34,8 +34,6 @@ pub mod wordpiece;
 
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
-
 pub use attention::{attention_weights, scaled_dot_product_attention, softmax};
 pub use bert::BertModel;
 pub use config::BertConfig;
@@ -355,24 +353,19 @@ impl Encoder {
         if start < order.len() {
             batches.push(&order[start..]);
         }
-        // Batches are independent; two at a time keep both cores busy
-        // through the serial parts of a layer (embedding, scatter) while
-        // the GEMMs use matrixmultiply's threads.
-        for group in batches.chunks(2) {
-            let outputs: Vec<Vec<Matrix>> = group
-                .par_iter()
-                .map(|batch| {
-                    let seqs: Vec<&[u32]> =
-                        batch.iter().map(|&i| windows[i].ids.as_slice()).collect();
-                    self.model
-                        .forward(&seqs)
-                        .expect("windows are within max_positions with vocabulary ids")
-                })
-                .collect();
-            for (batch, out) in group.iter().zip(outputs) {
-                for (&i, m) in batch.iter().zip(&out) {
-                    sink(&windows[i], m);
-                }
+        // Batches run one after the other: each GEMM is large enough for
+        // matrixmultiply to spread over the cores itself, and the attention
+        // and element-wise passes use rayon. Running two batches at once as
+        // well only oversubscribed the cores (measured: more CPU time, no
+        // gain in wall time).
+        for batch in batches {
+            let seqs: Vec<&[u32]> = batch.iter().map(|&i| windows[i].ids.as_slice()).collect();
+            let out = self
+                .model
+                .forward(&seqs)
+                .expect("windows are within max_positions with vocabulary ids");
+            for (&i, m) in batch.iter().zip(&out) {
+                sink(&windows[i], m);
             }
         }
     }
