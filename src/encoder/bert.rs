@@ -37,7 +37,20 @@ impl BertEmbeddings {
         let word = table("word_embeddings", cfg.vocab_size)?;
         let position = match kind {
             PositionKind::Learned => table("position_embeddings", cfg.max_position_embeddings)?,
-            PositionKind::Sinusoidal => sinusoidal_table(cfg.max_position_embeddings, d),
+            PositionKind::Sinusoidal => {
+                // computed, not read, so no tensor shape bounds it: refuse
+                // a config that would allocate absurdly (> 1 GiB)
+                if cfg.max_position_embeddings.saturating_mul(d) > 1 << 28 {
+                    return Err(Error::Model {
+                        path: w.path().to_path_buf(),
+                        msg: format!(
+                            "max_position_embeddings {} is too large for a sinusoidal table",
+                            cfg.max_position_embeddings
+                        ),
+                    });
+                }
+                sinusoidal_table(cfg.max_position_embeddings, d)
+            }
         };
         let token_type = table("token_type_embeddings", cfg.type_vocab_size)?;
         let layer_norm = LayerNorm::load(w, "embeddings.LayerNorm", d, cfg.layer_norm_eps)?;

@@ -12,7 +12,7 @@
 use crate::{Error, Result};
 
 /// A dense row-major `rows × cols` matrix of `f32`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Matrix {
     rows: usize,
     cols: usize,
@@ -166,6 +166,24 @@ impl Matrix {
     pub fn view_mut(&mut self) -> MatMut<'_> {
         let (rows, cols) = (self.rows, self.cols);
         MatMut::new(&mut self.data, rows, cols, cols as isize, 1)
+    }
+}
+
+/// Shape and the first values only: the encoder's matrices hold millions.
+impl std::fmt::Debug for Matrix {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const SHOWN: usize = 8;
+        write!(
+            f,
+            "Matrix {}×{} {:?}",
+            self.rows,
+            self.cols,
+            &self.data[..self.data.len().min(SHOWN)]
+        )?;
+        if self.data.len() > SHOWN {
+            write!(f, "…")?;
+        }
+        Ok(())
     }
 }
 

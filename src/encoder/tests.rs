@@ -194,6 +194,12 @@ fn words(s: &str) -> Vec<String> {
 }
 
 #[test]
+fn encoder_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<Encoder>();
+}
+
+#[test]
 fn tiny_loads_and_encodes() {
     let (_dir, enc) = tiny_encoder();
     assert_eq!(enc.hidden_size(), 8);

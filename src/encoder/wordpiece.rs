@@ -264,9 +264,10 @@ impl WordPiece {
         self.pieces.get(id as usize).map(String::as_str)
     }
 
-    /// Greedy longest-match-first WordPiece of one basic-tokenized word,
-    /// appended to `out`. An over-long or uncoverable word becomes `[UNK]`.
-    fn wordpiece_into(&self, word: &str, out: &mut Vec<u32>) {
+    /// Greedy longest-match-first WordPiece of one word already through
+    /// [`basic_tokenize`], appended to `out`. An over-long or uncoverable
+    /// word becomes `[UNK]`.
+    pub fn wordpiece_into(&self, word: &str, out: &mut Vec<u32>) {
         let chars: Vec<char> = word.chars().collect();
         if chars.len() > MAX_CHARS_PER_WORD {
             out.push(self.unk);
