@@ -289,8 +289,9 @@ impl Encoder {
     /// cuts fall between words (inside a word only if one word alone exceeds
     /// a window). Windows rather than truncation, so that every word gets a
     /// vector; non-overlapping so each piece is encoded once. Words near a
-    /// cut see less context, which is rare in practice (SemCor sentences are
-    /// far below 510 pieces).
+    /// cut see less context; natural sentences rarely come near 510
+    /// pieces, so this is a safety net rather than the common path. A word
+    /// cut across two windows averages its pieces from both.
     ///
     /// **Batching**: all windows of all sentences are sorted by length and
     /// grouped into batches of similar length, so padding stays small.
