@@ -95,6 +95,15 @@ fn bank_ids_round_trip_through_both_readers() {
     assert_eq!(offset_string(sat, Some(syn.ss_type)), "01215935-s");
     assert_eq!(resolve_id(&d, "01215935-s").unwrap(), sat);
     assert_eq!(canonical_name(&d, &syn).unwrap(), "bass.s.01");
+    // NLTK counts satellites among satellites: smart.s.05 is 00980144-s,
+    // while smart.a.05 is the fifth adjective sense of any kind.
+    let s5 = resolve_id(&d, "smart.s.05").unwrap();
+    assert_eq!(s5.offset, 980_144);
+    assert_eq!(
+        canonical_name(&d, &d.synset(s5).unwrap()).unwrap(),
+        "smart.s.05"
+    );
+    assert_eq!(resolve_id(&d, "smart.a.05").unwrap().offset, 1_513_376);
 }
 
 #[test]

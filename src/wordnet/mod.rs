@@ -119,15 +119,34 @@ pub fn sense_key(d: &impl Dictionary, syn: &Synset, word: usize) -> String {
     })
 }
 
+/// The offsets a name `lemma.LETTER.NN` counts through: `index.*` order,
+/// and for `s` only the satellites among the adjective senses (as NLTK 3.10
+/// numbers them: `smart.s.05` is the fifth *satellite* of "smart").
+fn name_offsets(d: &impl Dictionary, lemma: &str, pos: Pos, satellites: bool) -> Result<Vec<u32>> {
+    let offsets = d.synset_offsets(lemma, pos)?;
+    if !satellites {
+        return Ok(offsets);
+    }
+    let mut out = Vec::with_capacity(offsets.len());
+    for o in offsets {
+        if d.synset(SynsetId { pos, offset: o })?.ss_type == SynsetType::AdjSatellite {
+            out.push(o);
+        }
+    }
+    Ok(out)
+}
+
 /// NLTK's canonical name: first lemma, type letter, its sense number
-/// (`depository_financial_institution.n.01`).
+/// (`depository_financial_institution.n.01`; satellites count among
+/// satellites, `smart.s.05`).
 pub fn canonical_name(d: &impl Dictionary, syn: &Synset) -> Result<String> {
     let lemma = syn
         .words
         .first()
         .map(|w| w.lemma.to_lowercase())
         .unwrap_or_default();
-    let offsets = d.synset_offsets(&lemma, syn.id.pos)?;
+    let sat = syn.ss_type == SynsetType::AdjSatellite;
+    let offsets = name_offsets(d, &lemma, syn.id.pos, sat)?;
     let n = offsets
         .iter()
         .position(|&o| o == syn.id.offset)
@@ -175,7 +194,7 @@ pub fn resolve_id(d: &impl Dictionary, id: &str) -> Result<SynsetId> {
         let n: Option<usize> = num.parse().ok().filter(|&n| n > 0);
         if let (Some(pos), Some(n), false) = (pos, n, lemma.is_empty()) {
             let lemma = morphy::normalize(lemma);
-            let offsets = d.synset_offsets(&lemma, pos)?;
+            let offsets = name_offsets(d, &lemma, pos, letter == "s")?;
             let offset = *offsets
                 .get(n - 1)
                 .ok_or_else(|| Error::UnknownId(id.to_string()))?;
