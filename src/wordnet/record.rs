@@ -122,6 +122,43 @@ pub fn split_gloss(gloss: &str) -> (String, Vec<String>) {
     (definition, examples)
 }
 
+/// Space-separated fields of a dict line. `str::split_ascii_whitespace`
+/// is general (any ASCII whitespace, via a filtered split) and showed up in
+/// profiles of the full load; dict lines only separate fields by spaces
+/// (tabs are accepted too).
+struct Fields<'a> {
+    s: &'a str,
+    pos: usize,
+}
+
+impl<'a> Fields<'a> {
+    fn new(s: &'a str) -> Self {
+        Fields { s, pos: 0 }
+    }
+}
+
+impl<'a> Iterator for Fields<'a> {
+    type Item = &'a str;
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let b = self.s.as_bytes();
+        let mut i = self.pos;
+        while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+            i += 1;
+        }
+        if i >= b.len() {
+            self.pos = i;
+            return None;
+        }
+        let start = i;
+        while i < b.len() && b[i] != b' ' && b[i] != b'\t' {
+            i += 1;
+        }
+        self.pos = i;
+        Some(&self.s[start..i])
+    }
+}
+
 fn field<'a>(
     it: &mut impl Iterator<Item = &'a str>,
     path: &Path,
@@ -132,16 +169,34 @@ fn field<'a>(
         .ok_or_else(|| Error::parse(path, line, format!("record ends before {what}")))
 }
 
+#[inline]
 fn num<T>(s: &str, radix16: bool, path: &Path, line: usize, what: &str) -> Result<T>
 where
     T: TryFrom<u32>,
 {
-    let v = if radix16 {
-        u32::from_str_radix(s, 16).ok()
-    } else {
-        s.parse::<u32>().ok()
-    };
-    v.and_then(|v| T::try_from(v).ok())
+    let radix = if radix16 { 16 } else { 10 };
+    let mut v: u32 = 0;
+    let mut ok = !s.is_empty() && s.len() <= 10;
+    for b in s.bytes() {
+        let d = match b {
+            b'0'..=b'9' => (b - b'0') as u32,
+            b'a'..=b'f' if radix16 => (b - b'a' + 10) as u32,
+            b'A'..=b'F' if radix16 => (b - b'A' + 10) as u32,
+            _ => {
+                ok = false;
+                break;
+            }
+        };
+        match v.checked_mul(radix).and_then(|x| x.checked_add(d)) {
+            Some(x) => v = x,
+            None => {
+                ok = false;
+                break;
+            }
+        }
+    }
+    ok.then(|| T::try_from(v).ok())
+        .flatten()
         .ok_or_else(|| Error::parse(path, line, format!("bad {what} {s:?}")))
 }
 
@@ -161,7 +216,7 @@ pub fn parse_data_line(text: &str, file_pos: Pos, path: &Path, line: usize) -> R
             }
         },
     };
-    let mut it = fields.split_ascii_whitespace();
+    let mut it = Fields::new(fields);
     let offset: u32 = num(
         field(&mut it, path, line, "offset")?,
         false,
@@ -338,7 +393,7 @@ pub struct IndexEntry {
 
 /// Parse one `index.*` line.
 pub fn parse_index_line(text: &str, path: &Path, line: usize) -> Result<IndexEntry> {
-    let mut it = text.split_ascii_whitespace();
+    let mut it = Fields::new(text);
     let lemma = field(&mut it, path, line, "lemma")?.to_string();
     let _pos = field(&mut it, path, line, "pos")?;
     let synset_cnt: u32 = num(
@@ -404,7 +459,7 @@ pub struct SenseIndexEntry {
 
 /// Parse one `index.sense` line.
 pub fn parse_sense_index_line(text: &str, path: &Path, line: usize) -> Result<SenseIndexEntry> {
-    let mut it = text.split_ascii_whitespace();
+    let mut it = Fields::new(text);
     let key = field(&mut it, path, line, "sense key")?.to_string();
     let offset = num(
         field(&mut it, path, line, "offset")?,
