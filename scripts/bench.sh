@@ -4,7 +4,8 @@
 # also saved under scripts/runs/<date>-<host>/. Machines here are shared and
 # noisy: compare ratios within one run, not absolute times across runs.
 #
-#   scripts/bench.sh [section…]     sections: wordnet (default: all)
+#   scripts/bench.sh [section…]     sections: wordnet corpus methods nb tag encoder knn
+#                                   (default: all but knn, whose training takes ~20 min)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/fetch-data.sh >/dev/null 2>&1 || scripts/fetch-data.sh
@@ -16,7 +17,7 @@ RUN=scripts/runs/$(date +%Y%m%d-%H%M%S)-$(hostname)
 mkdir -p "$RUN"
 exec > >(tee "$RUN/summary.txt") 2>&1
 T="python3 scripts/timeit.py"
-sections=${*:-wordnet}
+sections=${*:-wordnet corpus methods nb tag encoder}
 echo "wsd bench $(date -Is) on $(hostname), $(nproc) cores; medians of $N runs"
 
 # Princeton's wn (Debian package `wordnet`, unpacked privately, not installed).
@@ -67,4 +68,108 @@ PY
     echo "NLTK: not available"
   fi
 fi
+XML=corpora/wsd-eval/semeval2007/semeval2007.data.xml
+GOLD=corpora/wsd-eval/semeval2007/semeval2007.gold.key.txt
+SC=corpora/semcor3.0
+
+# F1 and instances/s of one eval run (JSON).
+eval_line() { # label args...
+  local label=$1; shift
+  "$WSD" eval --format json "$@" 2>/dev/null | python3 -c "
+import json,sys; v=json.load(sys.stdin)
+print(f'{sys.argv[1]:<44} F1 {v[\"f1\"]:5.1f}  P {v[\"precision\"]:5.1f}  R {v[\"recall\"]:5.1f}  answered {v[\"answered\"]}/{v[\"instances\"]}  {v[\"instances_per_second\"]:9.0f} inst/s')" "$label"
+}
+
+if [[ " $sections " == *" corpus "* ]]; then
+  echo; echo "== Corpora and scorer (goals: read all SemCor <= 1 s; eval mfs on the dev set <= 0.5 s)"
+  "$WSD" stats 2>&1 | grep -E "documents|sentences|with lexsn|WordNet lacks"
+  $T "$N" "wsd stats (read all of SemCor, process)" -- "$WSD" stats
+  $T "$N" "wsd eval --method mfs (SemEval-2007, process)" -- "$WSD" eval --method mfs --xml $XML --gold $GOLD
+  eval_line "mfs  SemEval-2007" --method mfs --xml $XML --gold $GOLD
+fi
+
+if [[ " $sections " == *" methods "* ]]; then
+  echo; echo "== Methods: SemEval-2007 dev set and SemCor test split (one thread per document batch; inst/s includes nothing but disambiguation)"
+  for m in mfs mfs-semcor lesk lesk-ext sim-path sim-wup; do
+    eval_line "$m  SemEval-2007" --method $m --xml $XML --gold $GOLD
+  done
+  eval_line "lesk-ext --one-sense-per-discourse  SemEval-2007" --method lesk-ext --one-sense-per-discourse --xml $XML --gold $GOLD
+  for m in mfs mfs-semcor lesk lesk-ext sim-path sim-wup; do
+    eval_line "$m  SemCor test" --method $m --semcor $SC --split test
+  done
+  echo "one core:"
+  RAYON_NUM_THREADS=1 eval_line "lesk  SemCor test, 1 thread" --method lesk --semcor $SC --split test
+  RAYON_NUM_THREADS=1 eval_line "sim-wup  SemCor test, 1 thread" --method sim-wup --semcor $SC --split test
+fi
+
+if [[ " $sections " == *" nb "* ]] && "$WSD" train --help | grep -q nb; then
+  echo; echo "== Naive Bayes (goals: train on all SemCor <= 5 s; >= 20,000 predictions/s on one core)"
+  tmp=$(mktemp -d)
+  $T 3 "wsd train --method nb --split all (process, n=3)" -- "$WSD" train --method nb --split all --out "$tmp/nb-all.wsd"
+  "$WSD" train --method nb --split train --out "$tmp/nb-train.wsd" 2>/dev/null
+  echo "model size: $(du -h "$tmp/nb-all.wsd" | cut -f1) (all), $(du -h "$tmp/nb-train.wsd" | cut -f1) (train split)"
+  /usr/bin/time -f "peak RSS training on all of SemCor: %M KB" "$WSD" train --method nb --split all --out "$tmp/nb-all.wsd" 2>&1 | grep peak
+  eval_line "nb,mfs  SemEval-2007 (trained on all)" --method nb,mfs --model "$tmp/nb-all.wsd" --xml $XML --gold $GOLD
+  eval_line "nb,mfs  SemEval-2007 (trained on train)" --method nb,mfs --model "$tmp/nb-train.wsd" --xml $XML --gold $GOLD
+  eval_line "nb,mfs  SemCor test (trained on train)" --method nb,mfs --model "$tmp/nb-train.wsd" --semcor $SC --split test
+  RAYON_NUM_THREADS=1 eval_line "nb  SemCor test, 1 thread" --method nb --model "$tmp/nb-train.wsd" --semcor $SC --split test
+  rm -rf "$tmp"
+fi
+
+if [[ " $sections " == *" tag "* ]]; then
+  echo; echo "== wsd tag end to end on SemCor rebuilt as plain text (goal: >= 50,000 tokens/s with mfs on one core)"
+  txt=$RUN/semcor.txt
+  python3 - "$SC" "$txt" <<'PY'
+import glob, re, sys
+root, out = sys.argv[1], sys.argv[2]
+word = re.compile(r'<(?:wf[^>]*|punc)>([^<]*)</')
+with open(out, "w") as f:
+    for path in sorted(glob.glob(root + "/brown*/tagfiles/br-*")):
+        sent = []
+        for line in open(path, encoding="utf-8", errors="replace"):
+            if line.startswith("</s>"):
+                f.write(" ".join(sent) + "\n"); sent = []
+            elif line.startswith("</p>"):
+                f.write("\n")
+            else:
+                m = word.search(line)
+                if m: sent.append(m.group(1).replace("_", " "))
+PY
+  echo "input: $(du -h "$txt" | cut -f1), $(wc -w < "$txt") words"
+  "$WSD" tag --method mfs "$txt" >/dev/null 2>&1 || true   # trains the POS model once if missing
+  for th in 1 2; do
+    for m in mfs lesk lesk-ext; do
+      /usr/bin/time -f "%e s wall, peak RSS %M KB" "$WSD" tag --method $m --threads $th "$txt" 2>&1 >/dev/null |
+        grep -E "tagged|peak" | tr '\n' ' ' | sed "s/^/tag --method $m --threads $th: /"; echo
+    done
+  done
+  if [ -f models/nb.wsd ]; then
+    "$WSD" tag --method nb,mfs --threads 2 "$txt" 2>&1 >/dev/null | grep tagged | sed "s/^/tag --method nb,mfs --threads 2: /"
+  fi
+  eval_line "mfs  SemEval-2007 from raw text (--raw)" --method mfs --raw --xml $XML --gold $GOLD
+  eval_line "lesk-ext  SemEval-2007 from raw text (--raw)" --method lesk-ext --raw --xml $XML --gold $GOLD
+fi
+
+if [[ " $sections " == *" encoder "* ]] && [ -d models/all-MiniLM-L6-v2 ]; then
+  echo; echo "== Encoder (tokens/s, GFLOP/s next to the f32 GEMM peak and the numpy reference)"
+  cargo test --release --quiet --lib sgemm_peak -- --ignored --nocapture 2>&1 | grep -iE "gflop|peak" | head -8 || true
+  TMPDIR=$RUN cargo test --release --quiet --lib bench_encode_words -- --ignored --nocapture 2>&1 | grep -iE "pieces|gflop|words/s|tokens" | head -8 || true
+  if python3 -c 'import numpy, safetensors' 2>/dev/null && [ -f "$RUN/wsd-encoder-bench.txt" ]; then
+    python3 scripts/reference_encoder.py --bench "$RUN/wsd-encoder-bench.txt" 2>&1 | tail -3
+  else
+    echo "numpy reference: skipped (pip install numpy safetensors)"
+  fi
+fi
+
+if [[ " $sections " == *" knn "* ]] && "$WSD" train --help | grep -q knn; then
+  echo; echo "== kNN (goals: train on all SemCor <= 30 min on 2 cores; model <= 300 MB; tag >= 1,000 tokens/s)"
+  tmp=$(mktemp -d)
+  /usr/bin/time -f "train knn on all of SemCor: %e s wall, peak RSS %M KB" "$WSD" train --method knn --split all --out "$tmp/knn.wsd" 2>&1 | tail -1
+  echo "model size: $(du -h "$tmp/knn.wsd" | cut -f1)"
+  eval_line "knn,mfs  SemEval-2007 (trained on all)" --method knn,mfs --model "$tmp/knn.wsd" --xml $XML --gold $GOLD
+  head -c 100000 "$RUN/semcor.txt" > "$tmp/100k.txt" 2>/dev/null || true
+  [ -s "$tmp/100k.txt" ] && "$WSD" tag --method knn,mfs --model "$tmp/knn.wsd" "$tmp/100k.txt" 2>&1 >/dev/null | grep tagged
+  rm -rf "$tmp"
+fi
+
 echo; echo "saved in $RUN/summary.txt"

@@ -14,6 +14,7 @@ mod progress;
 mod score;
 mod senses;
 mod similarity;
+mod stats;
 mod synset;
 mod tag;
 mod train;
@@ -63,6 +64,8 @@ pub enum Command {
     Train(train::Args),
     /// Count information content on SemCor for the res/jcn/lin measures.
     Ic(ic::Args),
+    /// Read SemCor and print its counts per part (a data check).
+    Stats(stats::Args),
     /// Similarity of two synsets (path, wup, lch, res, jcn, lin), as NLTK computes it.
     Similarity(similarity::Args),
 }
@@ -78,6 +81,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tag(a) => tag::run(&cli, a),
         Command::Train(a) => train::run(&cli, a),
         Command::Ic(a) => ic::run(&cli, a),
+        Command::Stats(a) => stats::run(&cli, a),
         Command::Similarity(a) => similarity::run(&cli, a),
     }
 }

@@ -1,0 +1,55 @@
+//! `wsd stats`: read SemCor (or a part of it) and print what it holds, per
+//! part, and how many of its gold keys this WordNet lacks — a data check,
+//! and the corpus-reading benchmark.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+
+use super::Cli;
+use wsd::corpus::{check_gold_keys, read_semcor_with_stats, Split};
+use wsd::wordnet::{Dictionary, Lookup};
+
+/// Arguments of `wsd stats`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// SemCor 3.0 folder.
+    #[arg(long, value_name = "DIR", default_value = "corpora/semcor3.0")]
+    pub semcor: PathBuf,
+    /// Which documents.
+    #[arg(long, default_value = "all")]
+    pub split: Split,
+}
+
+/// Run `wsd stats`.
+pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
+    let t = Instant::now();
+    let (docs, stats) = read_semcor_with_stats(&args.semcor, args.split)
+        .with_context(|| format!("reading SemCor at {}", args.semcor.display()))?;
+    let secs = t.elapsed().as_secs_f64();
+    let mut out = std::io::stdout().lock();
+    write!(out, "{stats}")?;
+    match Lookup::open(cli.wordnet.as_deref()) {
+        Ok(d) => {
+            let check = check_gold_keys(&docs, |k| d.sense_index(k).ok().flatten().is_some());
+            writeln!(
+                out,
+                "gold keys WordNet lacks: {} of {}{}",
+                check.unknown,
+                check.checked,
+                if check.examples.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (e.g. {})", check.examples.join(", "))
+                }
+            )?;
+        }
+        Err(e) => eprintln!("wsd: keys not checked: {e}"),
+    }
+    eprintln!("wsd: read {} documents in {:.3} s", docs.len(), secs);
+    std::mem::forget(docs);
+    Ok(ExitCode::SUCCESS)
+}
