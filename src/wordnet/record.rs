@@ -169,6 +169,18 @@ fn field<'a>(
         .ok_or_else(|| Error::parse(path, line, format!("record ends before {what}")))
 }
 
+/// The next field, parsed as a number (`what` names it in errors).
+#[inline]
+fn next_num<'a, T: TryFrom<u32>>(
+    it: &mut impl Iterator<Item = &'a str>,
+    radix16: bool,
+    path: &Path,
+    line: usize,
+    what: &str,
+) -> Result<T> {
+    num(field(it, path, line, what)?, radix16, path, line, what)
+}
+
 #[inline]
 fn num<T>(s: &str, radix16: bool, path: &Path, line: usize, what: &str) -> Result<T>
 where
@@ -217,20 +229,8 @@ pub fn parse_data_line(text: &str, file_pos: Pos, path: &Path, line: usize) -> R
         },
     };
     let mut it = Fields::new(fields);
-    let offset: u32 = num(
-        field(&mut it, path, line, "offset")?,
-        false,
-        path,
-        line,
-        "synset offset",
-    )?;
-    let lex_filenum: u8 = num(
-        field(&mut it, path, line, "lex_filenum")?,
-        false,
-        path,
-        line,
-        "lex_filenum",
-    )?;
+    let offset: u32 = next_num(&mut it, false, path, line, "synset offset")?;
+    let lex_filenum: u8 = next_num(&mut it, false, path, line, "lex_filenum")?;
     let ss = field(&mut it, path, line, "ss_type")?;
     let ss_type = ss
         .chars()
@@ -248,23 +248,11 @@ pub fn parse_data_line(text: &str, file_pos: Pos, path: &Path, line: usize) -> R
             ),
         ));
     }
-    let w_cnt: u8 = num(
-        field(&mut it, path, line, "w_cnt")?,
-        true,
-        path,
-        line,
-        "word count",
-    )?;
+    let w_cnt: u8 = next_num(&mut it, true, path, line, "word count")?;
     let mut words = Vec::with_capacity(w_cnt as usize);
     for _ in 0..w_cnt {
         let raw = field(&mut it, path, line, "a word")?;
-        let lex_id: u8 = num(
-            field(&mut it, path, line, "lex_id")?,
-            true,
-            path,
-            line,
-            "lex_id",
-        )?;
+        let lex_id: u8 = next_num(&mut it, true, path, line, "lex_id")?;
         let (lemma, marker) = if let Some(l) = raw.strip_suffix("(ip)") {
             (l, Some(AdjMarker::Postnominal))
         } else if let Some(l) = raw.strip_suffix("(p)") {
@@ -280,25 +268,13 @@ pub fn parse_data_line(text: &str, file_pos: Pos, path: &Path, line: usize) -> R
             marker,
         });
     }
-    let p_cnt: u16 = num(
-        field(&mut it, path, line, "p_cnt")?,
-        false,
-        path,
-        line,
-        "pointer count",
-    )?;
+    let p_cnt: u16 = next_num(&mut it, false, path, line, "pointer count")?;
     let mut pointers = Vec::with_capacity(p_cnt as usize);
     for _ in 0..p_cnt {
         let sym = field(&mut it, path, line, "a pointer symbol")?;
         let kind = PointerKind::from_symbol(sym)
             .ok_or_else(|| Error::parse(path, line, format!("unknown pointer symbol {sym:?}")))?;
-        let target_offset: u32 = num(
-            field(&mut it, path, line, "pointer offset")?,
-            false,
-            path,
-            line,
-            "pointer offset",
-        )?;
+        let target_offset: u32 = next_num(&mut it, false, path, line, "pointer offset")?;
         let p = field(&mut it, path, line, "pointer pos")?;
         let target_pos = p
             .chars()
@@ -339,20 +315,8 @@ pub fn parse_data_line(text: &str, file_pos: Pos, path: &Path, line: usize) -> R
                         format!("expected '+' before a frame, found {plus:?}"),
                     ));
                 }
-                let number: u8 = num(
-                    field(&mut it, path, line, "frame number")?,
-                    false,
-                    path,
-                    line,
-                    "frame number",
-                )?;
-                let word: u8 = num(
-                    field(&mut it, path, line, "frame word")?,
-                    true,
-                    path,
-                    line,
-                    "frame word number",
-                )?;
+                let number: u8 = next_num(&mut it, false, path, line, "frame number")?;
+                let word: u8 = next_num(&mut it, true, path, line, "frame word number")?;
                 frames.push(Frame { number, word });
             }
         }
@@ -396,46 +360,16 @@ pub fn parse_index_line(text: &str, path: &Path, line: usize) -> Result<IndexEnt
     let mut it = Fields::new(text);
     let lemma = field(&mut it, path, line, "lemma")?.to_string();
     let _pos = field(&mut it, path, line, "pos")?;
-    let synset_cnt: u32 = num(
-        field(&mut it, path, line, "synset_cnt")?,
-        false,
-        path,
-        line,
-        "synset count",
-    )?;
-    let p_cnt: u32 = num(
-        field(&mut it, path, line, "p_cnt")?,
-        false,
-        path,
-        line,
-        "pointer count",
-    )?;
+    let synset_cnt: u32 = next_num(&mut it, false, path, line, "synset count")?;
+    let p_cnt: u32 = next_num(&mut it, false, path, line, "pointer count")?;
     for _ in 0..p_cnt {
         field(&mut it, path, line, "a pointer symbol")?;
     }
-    let _sense_cnt: u32 = num(
-        field(&mut it, path, line, "sense_cnt")?,
-        false,
-        path,
-        line,
-        "sense count",
-    )?;
-    let tagsense_cnt: u32 = num(
-        field(&mut it, path, line, "tagsense_cnt")?,
-        false,
-        path,
-        line,
-        "tagged sense count",
-    )?;
+    let _sense_cnt: u32 = next_num(&mut it, false, path, line, "sense count")?;
+    let tagsense_cnt: u32 = next_num(&mut it, false, path, line, "tagged sense count")?;
     let mut offsets = Vec::with_capacity(synset_cnt as usize);
     for _ in 0..synset_cnt {
-        offsets.push(num(
-            field(&mut it, path, line, "a synset offset")?,
-            false,
-            path,
-            line,
-            "synset offset",
-        )?);
+        offsets.push(next_num(&mut it, false, path, line, "synset offset")?);
     }
     Ok(IndexEntry {
         lemma,
@@ -461,27 +395,9 @@ pub struct SenseIndexEntry {
 pub fn parse_sense_index_line(text: &str, path: &Path, line: usize) -> Result<SenseIndexEntry> {
     let mut it = Fields::new(text);
     let key = field(&mut it, path, line, "sense key")?.to_string();
-    let offset = num(
-        field(&mut it, path, line, "offset")?,
-        false,
-        path,
-        line,
-        "synset offset",
-    )?;
-    let number = num(
-        field(&mut it, path, line, "sense number")?,
-        false,
-        path,
-        line,
-        "sense number",
-    )?;
-    let tag_count = num(
-        field(&mut it, path, line, "tag count")?,
-        false,
-        path,
-        line,
-        "tag count",
-    )?;
+    let offset = next_num(&mut it, false, path, line, "synset offset")?;
+    let number = next_num(&mut it, false, path, line, "sense number")?;
+    let tag_count = next_num(&mut it, false, path, line, "tag count")?;
     Ok(SenseIndexEntry {
         key,
         offset,
