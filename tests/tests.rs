@@ -3,6 +3,8 @@
 //! it first).
 //!
 //! * `wordnet` — the inventory, ids, morphy, `wsd senses` / `wsd synset`, bad input.
+//! * `nb` — Naive Bayes trained on SemCor, scored on SemCor test and SemEval-2007.
 
+mod nb;
 mod util;
 mod wordnet;

@@ -6,6 +6,7 @@
 //! methods implement only [`Disambiguator::disambiguate`].
 
 pub mod mfs;
+pub mod naive_bayes;
 
 use crate::corpus::{Document, Target};
 use crate::wordnet::{Inventory, Sense};
