@@ -208,3 +208,23 @@ fn a_ten_megabyte_line_without_spaces_is_handled() {
     );
     assert!(t.elapsed().as_secs() < 120);
 }
+
+#[test]
+fn the_notes_sentences_get_the_financial_and_the_sloping_land_bank() {
+    let text = format!("{BANK} {RIVER}");
+    for method in ["lesk", "lesk-ext"] {
+        let (code, out, err) = run_stdin(tag().args(["--method", method]), text.as_bytes());
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(
+            sense_of(&out, "bank"),
+            vec!["bank%1:14:00::".to_string(), "bank%1:17:01::".to_string()],
+            "{method}"
+        );
+        // The context decided, not the first-sense fallback.
+        let rows: Vec<&str> = out.lines().filter(|l| l.contains("\tbank\t")).collect();
+        assert!(
+            rows.iter().all(|r| r.split('\t').nth(9) == Some(method)),
+            "{rows:?}"
+        );
+    }
+}

@@ -7,9 +7,11 @@
 //! * `tag` — `wsd tag` on plain text: pipeline, formats, streaming, bad input.
 //! * `knowledge` — similarity measures against NLTK, IC tables, `wsd similarity`,
 //!   Lesk, extended Lesk and similarity-based disambiguation.
+//! * `nb` — Naive Bayes trained on SemCor, scored on SemCor test and SemEval-2007.
 
 mod corpus;
 mod knowledge;
+mod nb;
 mod tag;
 mod util;
 mod wordnet;

@@ -11,6 +11,7 @@ use wsd::corpus::{read_semcor, Split};
 use wsd::disambig::context::Window;
 use wsd::disambig::discourse::{OneSensePerDiscourse, Propagation};
 use wsd::disambig::lesk::{ExtendedLesk, ExtendedLeskOptions, Lesk, LeskOptions};
+use wsd::disambig::naive_bayes::NaiveBayes;
 use wsd::disambig::similarity::{SimilarityOptions, SimilarityWsd};
 use wsd::disambig::{Chain, CorpusMfs, Disambiguator, FirstSense};
 use wsd::wordnet::similarity::{Ic, Measure};
@@ -70,13 +71,11 @@ pub struct MethodArgs {
     pub one_sense_per_discourse: bool,
 }
 
-#[allow(dead_code)] // used once trained methods are registered
 /// Where a trained model of `method` is looked for when no --model names one.
 pub fn default_model_path(method: &str) -> PathBuf {
     PathBuf::from("models").join(format!("{method}.wsd"))
 }
 
-#[allow(dead_code)] // used once trained methods are registered
 /// The model file for `method`: a --model whose header names it, else the default path.
 pub fn model_for(args: &MethodArgs, method: &str) -> anyhow::Result<PathBuf> {
     for p in &args.model {
@@ -120,6 +119,13 @@ fn build_one(
                 Box::new(CorpusMfs::from_documents(&docs)),
                 Box::new(FirstSense),
             ]))
+        }
+        "nb" => {
+            let path = model_for(args, "nb")?;
+            Box::new(
+                NaiveBayes::load(&path, inv)
+                    .with_context(|| format!("loading {}", path.display()))?,
+            )
         }
         "lesk" => Box::new(Lesk::new(LeskOptions {
             window: args.window,

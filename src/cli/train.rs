@@ -10,8 +10,10 @@ use anyhow::{bail, Context};
 
 use super::{progress, Cli};
 use wsd::corpus::{read_semcor, Split};
+use wsd::disambig::naive_bayes::{NaiveBayes, NbParams};
 use wsd::model_io;
 use wsd::pos::{tagged_sentences, PosTagger, DEFAULT_ITERATIONS};
+use wsd::wordnet::Inventory;
 
 /// Arguments of `wsd train`.
 #[derive(clap::Args, Debug)]
@@ -39,9 +41,37 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| super::methods::default_model_path(&args.method));
     match args.method.as_str() {
         "pos" => train_pos(cli, args, &out)?,
+        "nb" => train_nb(cli, args, &out)?,
         other => bail!("cannot train {other:?}: trainable methods are nb, knn, pos"),
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Train Naive Bayes (default parameters, chosen by cross-validation on
+/// the train split) and save it with the WordNet checksum.
+pub fn train_nb(cli: &Cli, args: &Args, out: &Path) -> anyhow::Result<()> {
+    let t = Instant::now();
+    let inv = Inventory::open(cli.wordnet.as_deref())?;
+    let docs = read_semcor(&args.semcor, args.split)
+        .with_context(|| format!("reading SemCor at {}", args.semcor.display()))?;
+    let pb = progress::bar(docs.len() as u64, "documents", cli.quiet);
+    let mut nb = NaiveBayes::train(&inv, &docs, &NbParams::default(), &|done, _| {
+        pb.set_position(done as u64)
+    });
+    pb.finish_and_clear();
+    nb.set_split(format!("semcor:{}", args.split));
+    nb.save(out, &inv)?;
+    let f = nb.facts();
+    eprintln!(
+        "wsd: Naive Bayes trained on {} examples of {} lemmas from {} documents in {:.1} s, written to {}",
+        f.examples,
+        f.lemmas,
+        f.documents,
+        t.elapsed().as_secs_f64(),
+        out.display()
+    );
+    std::mem::forget(inv);
+    Ok(())
 }
 
 /// Train the POS tagger on SemCor's Penn tags and save it.

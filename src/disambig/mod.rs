@@ -11,6 +11,7 @@ pub mod discourse;
 pub mod lesk;
 mod lesk_stopwords;
 pub mod mfs;
+pub mod naive_bayes;
 pub mod similarity;
 
 pub use chain::Chain;
