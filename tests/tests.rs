@@ -7,8 +7,10 @@
 //! * `tag` — `wsd tag` on plain text: pipeline, formats, streaming, bad input.
 //! * `knowledge` — similarity measures against NLTK, IC tables, `wsd similarity`,
 //!   Lesk, extended Lesk and similarity-based disambiguation.
+//! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
 
 mod corpus;
+mod knn;
 mod knowledge;
 mod tag;
 mod util;

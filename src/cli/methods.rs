@@ -28,6 +28,7 @@ pub const METHODS: &[&str] = &[
     "sim-res",
     "sim-jcn",
     "sim-lin",
+    "knn", // knn (kNN over encoder sense vectors)
 ];
 
 /// `--window`: `sentence`, `N` (±N content words) or `Ns` (±N sentences).
@@ -68,6 +69,21 @@ pub struct MethodArgs {
     /// sense (Gale et al.'s one sense per discourse).
     #[arg(long)]
     pub one_sense_per_discourse: bool,
+    // --- knn ---
+    /// Encoder folder for knn (must be the one the knn model was trained with).
+    #[arg(long, value_name = "DIR", default_value = "models/all-MiniLM-L6-v2")]
+    pub encoder: PathBuf,
+    /// knn: number of nearest SemCor instances that vote (needs a model
+    /// trained with --keep-instances; 1 = nearest sense vector).
+    #[arg(long, default_value_t = 1)]
+    pub k: usize,
+    /// knn: weight of the gloss cosine against the SemCor-context cosine (0–1).
+    #[arg(long, value_name = "W", default_value_t = wsd::disambig::knn::KnnOptions::default().gloss_weight)]
+    pub gloss_weight: f32,
+    /// knn: do not give unseen synsets their hypernyms' context vector.
+    #[arg(long)]
+    pub no_propagation: bool,
+    // --- end knn ---
 }
 
 #[allow(dead_code)] // used once trained methods are registered
@@ -144,6 +160,28 @@ fn build_one(
                 ..Default::default()
             }))
         }
+        // --- knn ---
+        "knn" => {
+            let path = model_for(args, "knn")?;
+            let encoder = wsd::encoder::Encoder::load(&args.encoder).with_context(|| {
+                format!(
+                    "loading the encoder for knn from {}",
+                    args.encoder.display()
+                )
+            })?;
+            let options = wsd::disambig::knn::KnnOptions {
+                k: args.k.max(1),
+                gloss_weight: args.gloss_weight,
+                propagate: !args.no_propagation,
+            };
+            Box::new(wsd::disambig::knn::Knn::load(
+                &path,
+                inv,
+                Arc::new(encoder),
+                options,
+            )?)
+        }
+        // --- end knn ---
         other => bail!("unknown method {other:?}; known: {}", METHODS.join(", ")),
     })
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod embed;
 mod eval;
 mod ic;
 mod info;
@@ -17,6 +18,7 @@ mod similarity;
 mod synset;
 mod tag;
 mod train;
+mod train_knn;
 
 /// Word-sense disambiguation with WordNet 3.0.
 #[derive(Parser, Debug)]
@@ -65,6 +67,8 @@ pub enum Command {
     Ic(ic::Args),
     /// Similarity of two synsets (path, wup, lch, res, jcn, lin), as NLTK computes it.
     Similarity(similarity::Args),
+    /// Contextual vectors of every word of plain text (JSON lines, one sentence a line).
+    Embed(embed::Args),
 }
 
 /// Run the parsed command line.
@@ -79,5 +83,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Train(a) => train::run(&cli, a),
         Command::Ic(a) => ic::run(&cli, a),
         Command::Similarity(a) => similarity::run(&cli, a),
+        Command::Embed(a) => embed::run(&cli, a),
     }
 }
