@@ -83,6 +83,9 @@ pub struct MethodArgs {
     /// knn: do not give unseen synsets their hypernyms' context vector.
     #[arg(long)]
     pub no_propagation: bool,
+    /// knn: weight of the sense-frequency prior added to the cosine.
+    #[arg(long, value_name = "P", default_value_t = wsd::disambig::knn::KnnOptions::default().prior)]
+    pub prior: f32,
     // --- end knn ---
 }
 
@@ -173,6 +176,7 @@ fn build_one(
                 k: args.k.max(1),
                 gloss_weight: args.gloss_weight,
                 propagate: !args.no_propagation,
+                prior: args.prior,
             };
             Box::new(wsd::disambig::knn::Knn::load(
                 &path,

@@ -23,10 +23,11 @@ pub struct KnnTrainArgs {
     /// Train on the first N documents of the split only (quick runs, tests).
     #[arg(long, value_name = "N")]
     pub limit_docs: Option<usize>,
-    /// knn: gloss vectors for every synset (all, the default), none, or only
-    /// for the synsets of the lemmas of the training documents and of the
-    /// `--gloss-xml` files (lemmas).
-    #[arg(long, value_name = "all|none|lemmas", default_value = "all")]
+    /// knn: gloss vectors for the synsets of the lemmas of the training
+    /// documents and of the --gloss-xml files (lemmas, the default: all of
+    /// SemCor trains in ~20 min on two busy cores), for every synset (all:
+    /// about three times the encoder work of SemCor), or none.
+    #[arg(long, value_name = "lemmas|all|none", default_value = "lemmas")]
     pub gloss: String,
     /// knn with --gloss lemmas: also the lemmas of these evaluation XML files.
     #[arg(long, value_name = "DATA.xml")]
