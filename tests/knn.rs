@@ -229,3 +229,37 @@ fn tag_with_knn_and_backoff() {
     assert!(rows.iter().filter(|r| r[5] == "bank").count() == 2, "{out}");
     assert!(rows.iter().any(|r| r[9] == "knn"), "{out}");
 }
+
+#[test]
+fn instance_vectors_vote_with_k() {
+    let dir = tempdir();
+    let p = dir.path().join("inst.wsd");
+    ok(wsd()
+        .args([
+            "-q",
+            "train",
+            "--method",
+            "knn",
+            "--limit-docs",
+            "1",
+            "--gloss",
+            "none",
+            "--keep-instances",
+            "--out",
+        ])
+        .arg(&p));
+    let eval = |k: &str| -> serde_json::Value {
+        let out = ok(wsd()
+            .args(["-q", "eval", "--method", "knn,mfs", "--format", "json"])
+            .args(["--k", k, "--model"])
+            .arg(&p)
+            .args(semeval_args()));
+        serde_json::from_str(&out).unwrap()
+    };
+    let (one, five) = (eval("1"), eval("5"));
+    assert_eq!(five["answered"], 455, "{five}");
+    assert_eq!(one["answered"], 455, "{one}");
+    // one document's instance vectors (~1,000 × 384 f32) are in the body
+    let with = std::fs::metadata(&p).unwrap().len();
+    assert!(with > 1_000_000, "{with} bytes");
+}
