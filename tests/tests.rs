@@ -8,8 +8,10 @@
 //! * `knowledge` — similarity measures against NLTK, IC tables, `wsd similarity`,
 //!   Lesk, extended Lesk and similarity-based disambiguation.
 //! * `nb` — Naive Bayes trained on SemCor, scored on SemCor test and SemEval-2007.
+//! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
 
 mod corpus;
+mod knn;
 mod knowledge;
 mod nb;
 mod tag;

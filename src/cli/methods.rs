@@ -29,6 +29,7 @@ pub const METHODS: &[&str] = &[
     "sim-res",
     "sim-jcn",
     "sim-lin",
+    "knn", // knn (kNN over encoder sense vectors)
 ];
 
 /// `--window`: `sentence`, `N` (±N content words) or `Ns` (±N sentences).
@@ -69,6 +70,24 @@ pub struct MethodArgs {
     /// sense (Gale et al.'s one sense per discourse).
     #[arg(long)]
     pub one_sense_per_discourse: bool,
+    // --- knn ---
+    /// Encoder folder for knn (must be the one the knn model was trained with).
+    #[arg(long, value_name = "DIR", default_value = "models/all-MiniLM-L6-v2")]
+    pub encoder: PathBuf,
+    /// knn: number of nearest SemCor instances that vote (needs a model
+    /// trained with --keep-instances; 1 = nearest sense vector).
+    #[arg(long, default_value_t = 1)]
+    pub k: usize,
+    /// knn: weight of the gloss cosine against the SemCor-context cosine (0–1).
+    #[arg(long, value_name = "W", default_value_t = wsd::disambig::knn::KnnOptions::default().gloss_weight)]
+    pub gloss_weight: f32,
+    /// knn: do not give unseen synsets their hypernyms' context vector.
+    #[arg(long)]
+    pub no_propagation: bool,
+    /// knn: weight of the sense-frequency prior added to the cosine.
+    #[arg(long, value_name = "P", default_value_t = wsd::disambig::knn::KnnOptions::default().prior)]
+    pub prior: f32,
+    // --- end knn ---
 }
 
 /// Where a trained model of `method` is looked for when no --model names one.
@@ -150,6 +169,29 @@ fn build_one(
                 ..Default::default()
             }))
         }
+        // --- knn ---
+        "knn" => {
+            let path = model_for(args, "knn")?;
+            let encoder = wsd::encoder::Encoder::load(&args.encoder).with_context(|| {
+                format!(
+                    "loading the encoder for knn from {}",
+                    args.encoder.display()
+                )
+            })?;
+            let options = wsd::disambig::knn::KnnOptions {
+                k: args.k.max(1),
+                gloss_weight: args.gloss_weight,
+                propagate: !args.no_propagation,
+                prior: args.prior,
+            };
+            Box::new(wsd::disambig::knn::Knn::load(
+                &path,
+                inv,
+                Arc::new(encoder),
+                options,
+            )?)
+        }
+        // --- end knn ---
         other => bail!("unknown method {other:?}; known: {}", METHODS.join(", ")),
     })
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod embed;
 mod eval;
 mod ic;
 mod info;
@@ -18,6 +19,7 @@ mod stats;
 mod synset;
 mod tag;
 mod train;
+mod train_knn;
 
 /// Word-sense disambiguation with WordNet 3.0.
 #[derive(Parser, Debug)]
@@ -68,6 +70,8 @@ pub enum Command {
     Stats(stats::Args),
     /// Similarity of two synsets (path, wup, lch, res, jcn, lin), as NLTK computes it.
     Similarity(similarity::Args),
+    /// Contextual vectors of every word of plain text (JSON lines, one sentence a line).
+    Embed(embed::Args),
 }
 
 /// Run the parsed command line.
@@ -83,5 +87,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ic(a) => ic::run(&cli, a),
         Command::Stats(a) => stats::run(&cli, a),
         Command::Similarity(a) => similarity::run(&cli, a),
+        Command::Embed(a) => embed::run(&cli, a),
     }
 }

@@ -335,11 +335,21 @@ fn choose_method(args: &MethodArgs) -> (String, String) {
     if let Some(m) = &args.method {
         return (m.clone(), "given by --method".into());
     }
-    for (m, chain) in [("knn", "knn,nb,mfs"), ("nb", "nb,mfs")] {
-        let p = methods::default_model_path(m);
-        if p.exists() && methods::METHODS.contains(&m) {
-            return (chain.to_string(), format!("model {} found", p.display()));
-        }
+    // the trained methods (most accurate first) that are registered and
+    // have a model, then mfs: `knn,nb,mfs`, or `knn,mfs` without nb.wsd
+    let found: Vec<&str> = ["knn", "nb"]
+        .into_iter()
+        .filter(|m| methods::METHODS.contains(m) && methods::default_model_path(m).exists())
+        .collect();
+    if !found.is_empty() {
+        let models: Vec<String> = found
+            .iter()
+            .map(|m| methods::default_model_path(m).display().to_string())
+            .collect();
+        return (
+            format!("{},mfs", found.join(",")),
+            format!("model {} found", models.join(", ")),
+        );
     }
     (
         "mfs".into(),

@@ -31,6 +31,9 @@ pub struct Args {
     /// Output model file (default models/<method>.wsd).
     #[arg(long, short, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Options of knn (--encoder, --limit-docs, --gloss…).
+    #[command(flatten)]
+    pub knn: super::train_knn::KnnTrainArgs,
 }
 
 /// Run `wsd train`.
@@ -42,6 +45,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     match args.method.as_str() {
         "pos" => train_pos(cli, args, &out)?,
         "nb" => train_nb(cli, args, &out)?,
+        "knn" => super::train_knn::train_knn(cli, args, &out)?,
         other => bail!("cannot train {other:?}: trainable methods are nb, knn, pos"),
     }
     Ok(ExitCode::SUCCESS)
@@ -119,6 +123,7 @@ pub fn pos_tagger(cli: &Cli, path: &Path, semcor: &Path) -> anyhow::Result<PosTa
             semcor: semcor.to_path_buf(),
             split: Split::Train,
             out: Some(path.to_path_buf()),
+            knn: Default::default(),
         };
         train_pos(cli, &args, path)?;
     }

@@ -8,6 +8,7 @@
 pub mod chain;
 pub mod context;
 pub mod discourse;
+pub mod knn;
 pub mod lesk;
 mod lesk_stopwords;
 pub mod mfs;

@@ -1,0 +1,265 @@
+//! kNN over encoder vectors and `wsd embed`, through the binary: a model
+//! trained on a small SemCor slice (two documents, no glosses: quick on two
+//! cores), evaluation with back-off, refused models, the embed output.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use crate::util::*;
+
+fn encoder_dir() -> PathBuf {
+    let p = root().join("models/all-MiniLM-L6-v2");
+    assert!(
+        p.join("model.safetensors").exists(),
+        "{} is missing: run scripts/fetch-model.sh (or scripts/test.sh) first",
+        p.display()
+    );
+    p
+}
+
+fn semeval_args() -> Vec<String> {
+    let d = semeval();
+    vec![
+        "--xml".into(),
+        d.join("semeval2007.data.xml").display().to_string(),
+        "--gold".into(),
+        d.join("semeval2007.gold.key.txt").display().to_string(),
+    ]
+}
+
+/// The slice model, trained once per test run.
+fn slice_model() -> PathBuf {
+    static MODEL: OnceLock<PathBuf> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            encoder_dir();
+            semcor();
+            let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("knn-slice.wsd");
+            let err = ok(wsd()
+                .args([
+                    "-q",
+                    "train",
+                    "--method",
+                    "knn",
+                    "--split",
+                    "train",
+                    "--limit-docs",
+                    "2",
+                    "--gloss",
+                    "none",
+                    "--out",
+                ])
+                .arg(&p));
+            let _ = err;
+            assert!(p.exists());
+            p
+        })
+        .clone()
+}
+
+fn eval_json(method: &str, extra: &[&str]) -> serde_json::Value {
+    let out = ok(wsd()
+        .args([
+            "-q", "eval", "--method", method, "--format", "json", "--model",
+        ])
+        .arg(slice_model())
+        .args(extra)
+        .args(semeval_args()));
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn knn_with_backoff_answers_every_semeval_instance() {
+    let v = eval_json("knn,mfs", &[]);
+    assert_eq!(v["instances"], 455, "{v}");
+    assert_eq!(v["answered"], 455, "{v}");
+    let f1 = v["f1"].as_f64().unwrap();
+    // two documents of SemCor: far from the full model, but it is a real
+    // disambiguator, not noise
+    assert!(f1 > 35.0, "F1 {f1}");
+    // knn alone answers wherever a candidate has a (propagated) vector
+    let alone = eval_json("knn", &[]);
+    assert!(alone["answered"].as_u64().unwrap() > 400, "{alone}");
+    // without propagation only seen synsets compete: it abstains more
+    let strict = eval_json("knn", &["--no-propagation"]);
+    assert!(
+        strict["answered"].as_u64().unwrap() < alone["answered"].as_u64().unwrap(),
+        "{strict}"
+    );
+}
+
+#[test]
+fn wrong_method_truncated_missing_encoder_and_wrong_width_are_refused() {
+    let dir = tempdir();
+    let inv = inventory();
+    // a model of another method
+    let nb = dir.path().join("nb.wsd");
+    wsd::model_io::write_model(
+        &nb,
+        "nb",
+        inv.checksum().unwrap(),
+        serde_json::json!({}),
+        b"body",
+    )
+    .unwrap();
+    let err = fails(
+        wsd()
+            .args(["eval", "--method", "knn", "--model"])
+            .arg(&nb)
+            .args(semeval_args()),
+    );
+    assert!(err.contains("not a `knn` model"), "{err}");
+    // truncated
+    let bytes = std::fs::read(slice_model()).unwrap();
+    let cut = dir.path().join("cut.wsd");
+    std::fs::write(&cut, &bytes[..bytes.len() - 1000]).unwrap();
+    let err = fails(
+        wsd()
+            .args(["eval", "--method", "knn", "--model"])
+            .arg(&cut)
+            .args(semeval_args()),
+    );
+    assert!(err.contains("truncated"), "{err}");
+    // missing encoder folder
+    let err = fails(
+        wsd()
+            .args([
+                "eval",
+                "--method",
+                "knn,mfs",
+                "--encoder",
+                "/nonexistent/enc",
+            ])
+            .arg("--model")
+            .arg(slice_model())
+            .args(semeval_args()),
+    );
+    assert!(err.contains("model folder not found"), "{err}");
+    // a model of 8-dimensional vectors against the 384-wide encoder
+    use wsd::disambig::knn::{Entry, GlossPooling, GlossScope, KnnModel, KnnParams};
+    let sense = &inv.senses("bank", wsd::wordnet::Pos::Noun)[0];
+    let narrow = KnnModel {
+        params: KnnParams {
+            encoder: "elsewhere".into(),
+            hidden_size: 8,
+            layers: "last".into(),
+            gloss: GlossScope::None,
+            gloss_pooling: GlossPooling::Mean,
+            keep_instances: false,
+            documents: 0,
+            sentences: 0,
+            tagged_tokens: 0,
+        },
+        dim: 8,
+        entries: vec![Entry {
+            synset: sense.synset,
+            count: 1,
+            ctx: Some(vec![0.5; 8]),
+            gloss: None,
+        }],
+        instances: vec![],
+    };
+    let p8 = dir.path().join("narrow.wsd");
+    narrow.save(&p8, inv).unwrap();
+    let err = fails(
+        wsd()
+            .args(["eval", "--method", "knn", "--model"])
+            .arg(&p8)
+            .args(semeval_args()),
+    );
+    assert!(
+        err.contains("384-dimensional") && err.contains("8-dimensional"),
+        "{err}"
+    );
+}
+
+#[test]
+fn embed_prints_one_vector_per_token() {
+    encoder_dir();
+    let text = "The bank raised its rates. He sat on the river bank.\n";
+    let (code, out, err) = run_stdin(wsd().args(["embed", "-"]), text.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let expected = wsd::text::split_sentences(text);
+    for (n, (line, sent)) in lines.iter().zip(&expected).enumerate() {
+        assert_eq!(line["sentence"], n);
+        let toks = line["tokens"].as_array().unwrap();
+        assert_eq!(toks.len(), sent.len());
+        for (t, raw) in toks.iter().zip(sent) {
+            assert_eq!(t["text"], raw.text.as_str());
+            assert_eq!(t["start"], raw.start);
+            assert_eq!(t["end"], raw.end);
+            assert_eq!(t["vector"].as_array().unwrap().len(), 384);
+        }
+    }
+    // the two "bank"s differ: the vectors are contextual
+    let bank = |l: &serde_json::Value| -> Vec<f64> {
+        let toks = l["tokens"].as_array().unwrap();
+        let t = toks.iter().find(|t| t["text"] == "bank").unwrap();
+        t["vector"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect()
+    };
+    assert_ne!(bank(&lines[0]), bank(&lines[1]));
+    let err = fails(wsd().args(["embed", "--model", "/nonexistent/enc", "-"]));
+    assert!(err.contains("model folder not found"), "{err}");
+}
+
+#[test]
+fn tag_with_knn_and_backoff() {
+    let (code, out, err) = run_stdin(
+        tag()
+            .args(["--method", "knn,mfs", "--model"])
+            .arg(slice_model()),
+        b"The river bank was muddy. The bank raised its rates.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert!(rows.iter().filter(|r| r[5] == "bank").count() == 2, "{out}");
+    assert!(rows.iter().any(|r| r[9] == "knn"), "{out}");
+}
+
+#[test]
+fn instance_vectors_vote_with_k() {
+    let dir = tempdir();
+    let p = dir.path().join("inst.wsd");
+    ok(wsd()
+        .args([
+            "-q",
+            "train",
+            "--method",
+            "knn",
+            "--limit-docs",
+            "1",
+            "--gloss",
+            "none",
+            "--keep-instances",
+            "--out",
+        ])
+        .arg(&p));
+    let eval = |k: &str| -> serde_json::Value {
+        let out = ok(wsd()
+            .args(["-q", "eval", "--method", "knn,mfs", "--format", "json"])
+            .args(["--k", k, "--model"])
+            .arg(&p)
+            .args(semeval_args()));
+        serde_json::from_str(&out).unwrap()
+    };
+    let (one, five) = (eval("1"), eval("5"));
+    assert_eq!(five["answered"], 455, "{five}");
+    assert_eq!(one["answered"], 455, "{one}");
+    // one document's instance vectors (~1,000 × 384 f32) are in the body
+    let with = std::fs::metadata(&p).unwrap().len();
+    assert!(with > 1_000_000, "{with} bytes");
+}
