@@ -188,3 +188,27 @@ fn unknown_method_is_a_clear_error() {
     );
     assert!(se.contains("unknown method"), "{se}");
 }
+
+#[test]
+fn every_method_name_is_registered() {
+    // Trained methods get a model path that does not exist: they must fail
+    // on loading it, not on their name.
+    for m in [
+        "mfs",
+        "mfs-semcor",
+        "nb",
+        "knn",
+        "lesk",
+        "lesk-ext",
+        "sim-path",
+        "sim-wup",
+    ] {
+        let (_, _, se) = run(wsd()
+            .args(["eval", "--method", m, "--model", "/nonexistent/model.wsd"])
+            .args(semeval_args()));
+        assert!(!se.contains("unknown method"), "{m}: {se}");
+        if m == "nb" || m == "knn" {
+            assert!(se.contains("/nonexistent/model.wsd"), "{m}: {se}");
+        }
+    }
+}

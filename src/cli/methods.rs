@@ -21,6 +21,7 @@ use wsd::wordnet::Inventory;
 pub const METHODS: &[&str] = &[
     "mfs",
     "mfs-semcor",
+    "nb",
     "lesk",
     "lesk-ext",
     "sim-path",
