@@ -28,6 +28,11 @@ pub struct Args {
     /// unseen), all, or test.
     #[arg(long, default_value = "train")]
     pub split: Split,
+    /// Naive Bayes hyper-parameters as JSON, over the defaults, e.g.
+    /// '{"alpha": 1.0, "window": 5, "sentence_bag": true, "collocations": false}'
+    /// (fields: see `NbParams` in src/disambig/naive_bayes.rs).
+    #[arg(long, value_name = "JSON")]
+    pub nb_params: Option<String>,
     /// Output model file (default models/<method>.wsd).
     #[arg(long, short, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -59,7 +64,13 @@ pub fn train_nb(cli: &Cli, args: &Args, out: &Path) -> anyhow::Result<()> {
     let docs = read_semcor(&args.semcor, args.split)
         .with_context(|| format!("reading SemCor at {}", args.semcor.display()))?;
     let pb = progress::bar(docs.len() as u64, "documents", cli.quiet);
-    let mut nb = NaiveBayes::train(&inv, &docs, &NbParams::default(), &|done, _| {
+    let params: NbParams = match &args.nb_params {
+        Some(json) => {
+            serde_json::from_str(json).with_context(|| format!("--nb-params {json:?}"))?
+        }
+        None => NbParams::default(),
+    };
+    let mut nb = NaiveBayes::train(&inv, &docs, &params, &|done, _| {
         pb.set_position(done as u64)
     });
     pb.finish_and_clear();
@@ -124,6 +135,7 @@ pub fn pos_tagger(cli: &Cli, path: &Path, semcor: &Path) -> anyhow::Result<PosTa
             split: Split::Train,
             out: Some(path.to_path_buf()),
             knn: Default::default(),
+            nb_params: None,
         };
         train_pos(cli, &args, path)?;
     }
