@@ -76,7 +76,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             let words = (!p.is_semantic()).then(|| {
                 let src = syn
                     .words
-                    .get(p.source_word as usize - 1)
+                    .get((p.source_word as usize).wrapping_sub(1))
                     .map_or("?", |w| &w.lemma)
                     .to_string();
                 let tgt = d
@@ -84,7 +84,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                     .ok()
                     .and_then(|t| {
                         t.words
-                            .get(p.target_word as usize - 1)
+                            .get((p.target_word as usize).wrapping_sub(1))
                             .map(|w| w.lemma.clone())
                     })
                     .unwrap_or_else(|| "?".into());
