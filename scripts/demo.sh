@@ -5,12 +5,17 @@ cd "$(dirname "$0")/.."
 scripts/fetch-data.sh
 cargo build --release --quiet
 WSD=target/release/wsd
-sample=$(mktemp)
-trap 'rm -f "$sample"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sample=$tmp/sample.txt
 cat > "$sample" <<'TXT'
 The bank can guarantee deposit will eventually cover future tuition cost because it invests in adjustable rate mortgage securities.
 The river bank was muddy, and the fishermen caught a bass near the bank.
 The meeting took place in New York, where the band's bass player performed.
 TXT
-echo "== wsd tag (sample text)" >&2
-$WSD tag "$sample" --gloss
+# lesk-ext needs no trained model and uses the context (the default method
+# is the best trained model in models/, else the first sense).
+echo "== wsd tag --method lesk-ext (sample text)" >&2
+ROOT=$PWD
+(cd "$tmp" && "$ROOT/$WSD" --wordnet "$ROOT/wordnet/dict" tag sample.txt --method lesk-ext --gloss \
+  --pos-model "$ROOT/models/pos.wsd" --semcor-counts "$ROOT/corpora/semcor3.0")
