@@ -17,9 +17,11 @@
 //!   safetensors checkpoints.
 //! * [`pipeline`] turns raw text into a document with targets (tokens,
 //!   sentences, POS tags, multiwords, lemmas).
+//! * [`atomic`] writes files that appear complete or not at all.
 //! * [`model_io`] writes and reads versioned, checksummed model files.
 #![deny(missing_docs)]
 
+pub mod atomic;
 pub mod corpus;
 pub mod disambig;
 pub mod encoder;

@@ -11,15 +11,14 @@
 //! body                   method-specific bytes
 //! ```
 //!
-//! A model is written to a temporary file in the target's folder and renamed
-//! over it only when complete, so a crash or a kill during training never
+//! A model is written through [`crate::atomic`]: a temporary file in the
+//! target's folder, renamed over it only when complete, so a crash or a kill during training never
 //! leaves half a model and never harms the previous one. Reading refuses,
 //! with a message that says how to fix it: another file type, another format
 //! version, another method, a model built on another WordNet, a truncated or
 //! corrupted body.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
@@ -47,8 +46,13 @@ pub struct ModelHeader {
     pub body_sha256: String,
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// The sha256 of `bytes` as lower-case hex (model bodies, WordNet's
+/// fingerprint).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 fn model_err(path: &Path, msg: impl Into<String>) -> Error {
@@ -72,47 +76,17 @@ pub fn write_model(
         wordnet_sha256: wordnet_sha256.to_string(),
         params,
         body_len: body.len() as u64,
-        body_sha256: hex(&Sha256::digest(body)),
+        body_sha256: sha256_hex(body),
     };
     let json = serde_json::to_vec(&header).map_err(|e| Error::Other(e.to_string()))?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".wsd-model-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)
-        .map_err(|e| Error::io(&dir, e))?;
-    let io = |e| Error::io(path, e);
-    {
-        let f = tmp.as_file_mut();
-        let mut w = std::io::BufWriter::new(f);
-        w.write_all(MAGIC).map_err(io)?;
-        w.write_all(&FORMAT_VERSION.to_le_bytes()).map_err(io)?;
-        w.write_all(&(json.len() as u32).to_le_bytes())
-            .map_err(io)?;
-        w.write_all(&json).map_err(io)?;
-        w.write_all(body).map_err(io)?;
-        w.flush().map_err(io)?;
-    }
-    set_readable(tmp.as_file());
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    crate::atomic::write_atomically(path, |w| {
+        w.write_all(MAGIC)?;
+        w.write_all(&FORMAT_VERSION.to_le_bytes())?;
+        w.write_all(&(json.len() as u32).to_le_bytes())?;
+        w.write_all(&json)?;
+        w.write_all(body)
+    })?;
     Ok(header)
-}
-
-/// Temporary files are created 0600; a model is a normal file (0644 less
-/// the umask is not knowable here, so 0644).
-pub fn set_readable(f: &std::fs::File) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let _ = f.set_permissions(std::fs::Permissions::from_mode(0o644));
-    }
-    #[cfg(not(unix))]
-    let _ = f;
 }
 
 /// Read only the header (cheap; used to pick a default model).
@@ -218,7 +192,7 @@ pub fn read_model(
             ),
         ));
     }
-    if hex(&Sha256::digest(body)) != header.body_sha256 {
+    if sha256_hex(body) != header.body_sha256 {
         return Err(model_err(
             path,
             "corrupted: body checksum mismatch; retrain with `wsd train`",
@@ -231,6 +205,7 @@ pub fn read_model(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn write(dir: &Path) -> PathBuf {
         let p = dir.join("m.wsd");

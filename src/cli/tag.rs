@@ -24,6 +24,7 @@ use rayon::prelude::*;
 
 use super::methods::{self, MethodArgs};
 use super::{progress, train, Cli};
+use wsd::atomic::AtomicFile;
 use wsd::corpus::Document;
 use wsd::disambig::{Disambiguator, Prediction};
 use wsd::pipeline::{Pipeline, TargetSelection};
@@ -389,15 +390,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let mut tmp = None;
     let mut sink: Box<dyn Write> = match &args.output {
         Some(path) => {
-            let dir = match path.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            };
-            let t = tempfile::Builder::new()
-                .prefix(".wsd-tag-")
-                .tempfile_in(&dir)
-                .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-            wsd::model_io::set_readable(t.as_file());
+            let t = AtomicFile::create(path)?;
             let f = t.reopen()?;
             tmp = Some(t);
             Box::new(BufWriter::new(f))
@@ -466,8 +459,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 path.display()
             );
         } else {
-            t.persist(path)
-                .with_context(|| format!("writing {}", path.display()))?;
+            t.commit()?;
         }
     }
     std::mem::forget(inv);

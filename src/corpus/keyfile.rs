@@ -214,16 +214,7 @@ where
     K: IntoIterator<Item = T>,
     T: AsRef<str>,
 {
-    let path = path.as_ref();
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-    write_keys(tmp.as_file_mut(), entries).map_err(|e| Error::io(path, e))?;
-    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
+    crate::atomic::write_atomically(path.as_ref(), |w| write_keys(w, entries))
 }
 
 #[cfg(test)]

@@ -1877,7 +1877,7 @@ mod tests {
             b
         };
         let tmp = tempfile::Builder::new()
-            .prefix(".wsd-model-")
+            .prefix(".wsd-")
             .suffix(".tmp")
             .tempfile_in(d.path())
             .unwrap();
@@ -1886,9 +1886,6 @@ mod tests {
         let back = NaiveBayes::load_with_checksum(&p, "sha").unwrap();
         assert_eq!(back.facts().split.as_deref(), Some("toy"));
 
-        // A real kill: a child process saving a large model in a loop is
-        // killed (SIGKILL) at several moments; the model file must always
-        // load, as the old model or a complete new one.
         // A real kill: a child process saving a large model in a loop is
         // killed (SIGKILL) at several moments after it starts writing; the
         // model file must always load, as the old model or a complete new

@@ -8,8 +8,6 @@ use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use sha2::{Digest, Sha256};
-
 use super::dict::{content_lines, find_dict, read_file};
 use super::morphy::{self, Lexicon};
 use super::record::{
@@ -318,8 +316,7 @@ impl Inventory {
         }
         let path = self.dir.join("index.sense");
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        let digest = Sha256::digest(&bytes);
-        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+        let hex = crate::model_io::sha256_hex(&bytes);
         Ok(self.checksum.get_or_init(|| hex))
     }
 

@@ -54,7 +54,7 @@
 //! (`Arc`) between [`Similarity`] views, threads and documents.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufWriter, Write};
+use std::io::BufRead;
 use std::path::Path;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -702,22 +702,14 @@ impl Ic {
     /// count differs from the smoothing value. Written to a temporary file
     /// in the same folder and renamed into place.
     pub fn write(&self, inv: &Inventory, path: &Path) -> Result<()> {
-        let dir = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(path, e))?;
-        {
-            let mut w = BufWriter::new(tmp.as_file());
-            let io = |e| Error::io(path, e);
+        crate::atomic::write_atomically(path, |w| {
             writeln!(
                 w,
                 "{IC_MAGIC} {IC_VERSION} smoothing={} occurrences={} unknown={}",
                 self.smoothing, self.occurrences, self.unknown
-            )
-            .map_err(io)?;
+            )?;
             for p in Pos::ALL {
-                writeln!(w, "ROOT-{} {}", p.letter(), self.total(p)).map_err(io)?;
+                writeln!(w, "ROOT-{} {}", p.letter(), self.total(p))?;
             }
             for (i, s) in inv.synsets().iter().enumerate() {
                 if self.counts[i] != self.smoothing {
@@ -727,14 +719,11 @@ impl Ic {
                         s.id.offset,
                         s.id.pos.letter(),
                         self.counts[i]
-                    )
-                    .map_err(io)?;
+                    )?;
                 }
             }
-            w.flush().map_err(io)?;
-        }
-        tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-        Ok(())
+            Ok(())
+        })
     }
 
     /// Read a table written by [`Ic::write`] for the same inventory.
