@@ -87,7 +87,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         }
     };
     let method = methods::build(spec, &inv, &args.method)?;
-    let total: usize = docs.iter().map(|d| d.targets().len()).sum();
+    let total: usize = docs.iter().map(|d| d.target_count()).sum();
     let pb = progress::bar(total as u64, "targets", cli.quiet);
     let t = Instant::now();
     let mut system = KeyFile::new();
@@ -130,7 +130,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                     }
                 }
             }
-            pb.inc(doc.targets().len() as u64);
+            pb.inc(doc.target_count() as u64);
         }
         raw_found = Some(found);
     } else {

@@ -80,21 +80,32 @@ impl Document {
     /// The targets of the document: every token carrying an instance id, a
     /// lemma and a WordNet POS, in reading order.
     pub fn targets(&self) -> Vec<Target> {
-        let mut out = Vec::new();
-        for (si, s) in self.sentences.iter().enumerate() {
-            for (ti, t) in s.tokens.iter().enumerate() {
-                if let (Some(id), Some(lemma), Some(pos)) = (&t.instance, &t.lemma, t.pos) {
-                    out.push(Target {
-                        sentence: si,
-                        token: ti,
-                        id: id.clone(),
-                        lemma: lemma.clone(),
-                        pos,
-                    });
-                }
-            }
-        }
-        out
+        self.target_tokens()
+            .map(|(si, ti, id, lemma, pos)| Target {
+                sentence: si,
+                token: ti,
+                id: id.clone(),
+                lemma: lemma.clone(),
+                pos,
+            })
+            .collect()
+    }
+
+    /// How many targets [`Document::targets`] would give, without building them.
+    pub fn target_count(&self) -> usize {
+        self.target_tokens().count()
+    }
+
+    /// (sentence, token, instance id, lemma, POS) of each target token.
+    fn target_tokens(&self) -> impl Iterator<Item = (usize, usize, &String, &String, Pos)> {
+        self.sentences.iter().enumerate().flat_map(|(si, s)| {
+            s.tokens.iter().enumerate().filter_map(move |(ti, t)| {
+                let (Some(id), Some(lemma), Some(pos)) = (&t.instance, &t.lemma, t.pos) else {
+                    return None;
+                };
+                Some((si, ti, id, lemma, pos))
+            })
+        })
     }
 
     /// The token a target points at.
