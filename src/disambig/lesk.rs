@@ -71,6 +71,21 @@ impl<T> PerSynset<T> {
         let i = inv.position(syn.id)?;
         Some(cells[i].get_or_init(make))
     }
+
+    /// Call `f` with the cached value of `syn`, built by `make` on first
+    /// use (or built afresh when this cache cannot hold it).
+    fn with<R>(
+        &self,
+        inv: &Inventory,
+        syn: &Synset,
+        make: impl Fn() -> T,
+        f: impl FnOnce(&T) -> R,
+    ) -> R {
+        match self.get_or(inv, syn, &make) {
+            Some(v) => f(v),
+            None => f(&make()),
+        }
+    }
 }
 
 /// Options of [`Lesk`].
@@ -158,10 +173,7 @@ impl Lesk {
                 .stem_set(&gloss_text(syn, self.opts.examples, self.opts.synonyms))
                 .into_boxed_slice()
         };
-        match self.sigs.get_or(inv, syn, make) {
-            Some(s) => f(s),
-            None => f(&make()),
-        }
+        self.sigs.with(inv, syn, make, |s| f(s))
     }
 
     /// Overlap scores of the candidates with a context (for inspection).
@@ -403,11 +415,8 @@ impl ExtendedLesk {
         syn: &Synset,
         f: impl FnOnce(&[(StemId, f32)]) -> R,
     ) -> R {
-        let make = || self.build_signature(inv, syn);
-        match self.sigs.get_or(inv, syn, make) {
-            Some(s) => f(s),
-            None => f(&make()),
-        }
+        self.sigs
+            .with(inv, syn, || self.build_signature(inv, syn), |s| f(s))
     }
 
     /// Overlap part of the score of each candidate (without the prior).
