@@ -3,16 +3,6 @@
 use crate::util::*;
 use wsd::corpus::{read_semcor, semcor_stats, Split};
 
-fn semeval_args() -> Vec<String> {
-    let d = semeval();
-    vec![
-        "--xml".into(),
-        d.join("semeval2007.data.xml").display().to_string(),
-        "--gold".into(),
-        d.join("semeval2007.gold.key.txt").display().to_string(),
-    ]
-}
-
 fn f1_of(json: &str) -> f64 {
     let v: serde_json::Value = serde_json::from_str(json).unwrap();
     v["f1"].as_f64().unwrap()

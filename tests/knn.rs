@@ -17,16 +17,6 @@ fn encoder_dir() -> PathBuf {
     p
 }
 
-fn semeval_args() -> Vec<String> {
-    let d = semeval();
-    vec![
-        "--xml".into(),
-        d.join("semeval2007.data.xml").display().to_string(),
-        "--gold".into(),
-        d.join("semeval2007.gold.key.txt").display().to_string(),
-    ]
-}
-
 /// The slice model, trained once per test run.
 fn slice_model() -> PathBuf {
     static MODEL: OnceLock<PathBuf> = OnceLock::new();

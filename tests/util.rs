@@ -144,3 +144,14 @@ pub fn run_stdin(cmd: &mut Command, input: &[u8]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// `--xml … --gold …` for the SemEval-2007 dev set.
+pub fn semeval_args() -> Vec<String> {
+    let d = semeval();
+    vec![
+        "--xml".into(),
+        d.join("semeval2007.data.xml").display().to_string(),
+        "--gold".into(),
+        d.join("semeval2007.gold.key.txt").display().to_string(),
+    ]
+}

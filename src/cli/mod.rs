@@ -90,3 +90,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Embed(a) => embed::run(&cli, a),
     }
 }
+
+/// Print `value` as pretty JSON and a newline on `out`.
+pub fn write_json(
+    out: &mut impl std::io::Write,
+    value: &impl serde::Serialize,
+) -> anyhow::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value)?;
+    writeln!(out)?;
+    Ok(())
+}

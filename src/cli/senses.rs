@@ -38,8 +38,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let mut out = out.lock();
     match args.format {
         InfoFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &senses)?;
-            writeln!(out)?;
+            super::write_json(&mut out, &senses)?;
         }
         InfoFormat::Text => {
             for s in &senses {

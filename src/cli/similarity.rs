@@ -101,8 +101,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let mut out = out.lock();
     match args.format {
         InfoFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &view)?;
-            writeln!(out)?;
+            super::write_json(&mut out, &view)?;
         }
         InfoFormat::Text => {
             let lhs = format!(
