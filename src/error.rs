@@ -5,7 +5,11 @@
 use std::path::PathBuf;
 
 /// Everything the library can fail with.
+///
+/// Variants that wrap an OS error keep it as their `source`, and their own
+/// message does not repeat it: `{:#}` (anyhow's chain) prints it once.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A line (or byte offset) of a data file did not parse.
     #[error("{}:{line}: {msg}", path.display())]
@@ -18,13 +22,68 @@ pub enum Error {
         msg: String,
     },
     /// A file could not be opened or read.
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Io {
         /// The file being read.
         path: PathBuf,
         /// The underlying error.
         source: std::io::Error,
     },
+    /// A file could not be written.
+    #[error("cannot write {}", path.display())]
+    Write {
+        /// The file being written.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// `--method` names no registered method.
+    #[error("unknown method {name:?}; known: {known}")]
+    UnknownMethod {
+        /// The name given.
+        name: String,
+        /// The registered names, comma-separated.
+        known: String,
+    },
+    /// A method spec that is not a comma-separated list of method names.
+    #[error("bad method {spec:?}: {msg}")]
+    BadMethodSpec {
+        /// The spec given.
+        spec: String,
+        /// What is wrong.
+        msg: String,
+    },
+    /// A trained method without a model file.
+    #[error("method {method} needs a model: pass --model FILE or train one with `wsd train --method {method} --output {}`", path.display())]
+    MissingModel {
+        /// The method.
+        method: String,
+        /// Where the model was looked for.
+        path: PathBuf,
+    },
+    /// A resource file or folder that is not there.
+    #[error("no {what} at {}: {fix}", path.display())]
+    MissingResource {
+        /// What it is (`POS model`, `encoder`, …).
+        what: String,
+        /// Where it was looked for.
+        path: PathBuf,
+        /// How to get it.
+        fix: String,
+    },
+    /// A parameter out of its range (named as the user spells it).
+    #[error("{name} = {value}: {msg}")]
+    BadParameter {
+        /// The parameter (`alpha`, `--k`, …).
+        name: String,
+        /// The value given.
+        value: String,
+        /// The allowed range.
+        msg: String,
+    },
+    /// The encoder's input or weights do not fit its configuration.
+    #[error("encoder: {0}")]
+    Encoder(String),
     /// No WordNet dictionary folder was found.
     #[error("no WordNet 3.0 dictionary found (looked in: {looked}); run scripts/fetch-data.sh or pass --wordnet DIR")]
     WordNetNotFound {
@@ -75,6 +134,27 @@ impl Error {
         Error::Io {
             path: path.into(),
             source,
+        }
+    }
+
+    /// An I/O error while writing `path`.
+    pub fn write(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Write {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A parameter out of range.
+    pub fn bad_parameter(
+        name: impl Into<String>,
+        value: impl std::fmt::Display,
+        msg: impl Into<String>,
+    ) -> Self {
+        Error::BadParameter {
+            name: name.into(),
+            value: value.to_string(),
+            msg: msg.into(),
         }
     }
 }

@@ -17,8 +17,18 @@
 //!   safetensors checkpoints.
 //! * [`pipeline`] turns raw text into a document with targets (tokens,
 //!   sentences, POS tags, multiwords, lemmas).
+//! * [`disambig::registry`] builds methods and chains by name
+//!   ([`disambig::MethodSpec`]); [`resources::Resources`] loads what they
+//!   need once, lazily.
+//! * [`eval::evaluate`] runs a method on a data set and scores it;
+//!   [`tagging`] tags a stream of plain text; [`output`] writes tagged
+//!   documents as TSV, JSON lines or key files; [`train`] trains models.
 //! * [`atomic`] writes files that appear complete or not at all.
 //! * [`model_io`] writes and reads versioned, checksummed model files.
+//!
+//! The command-line binary is a thin shell over these: each subcommand
+//! parses its arguments and calls the library, so tests (and any other
+//! front end) call exactly what the CLI calls.
 #![deny(missing_docs)]
 
 pub mod atomic;
@@ -28,9 +38,13 @@ pub mod encoder;
 pub mod error;
 pub mod eval;
 pub mod model_io;
+pub mod output;
 pub mod pipeline;
 pub mod pos;
+pub mod resources;
+pub mod tagging;
 pub mod text;
+pub mod train;
 pub mod wordnet;
 
 pub use error::{Error, Result};

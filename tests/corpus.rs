@@ -84,8 +84,6 @@ fn wordnet_first_sense_leaks_semcor_test_counts() {
         "mfs-semcor",
         "--semcor",
         &sc,
-        "--semcor-counts",
-        &sc,
         "--split",
         "test",
         "--format",

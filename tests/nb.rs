@@ -20,8 +20,8 @@ use wsd::corpus::{
     Split, Token,
 };
 use wsd::disambig::naive_bayes::{NaiveBayes, NbParams};
-use wsd::disambig::Disambiguator;
-use wsd::eval::{score, ScoreReport};
+use wsd::disambig::{candidates_of, Chain, Disambiguator, FirstSense};
+use wsd::eval::{evaluate, score, Input, ScoreReport};
 use wsd::wordnet::{Inventory, Pos};
 
 fn semcor_split(split: Split) -> &'static [Document] {
@@ -48,32 +48,20 @@ fn semeval2007() -> &'static (Vec<Document>, KeyFile) {
     })
 }
 
-/// Answers for every target of `docs`: `nb` when it decides, else the first
-/// WordNet sense (mfs); `nb = None` gives plain mfs. Also returns how many
-/// targets nb answered.
+/// Answers for every target of `docs` from the library's evaluation:
+/// `nb,mfs` (`nb = None` gives plain mfs). Also returns how many targets
+/// nb itself answered.
 fn answer(inv: &Inventory, nb: Option<&NaiveBayes>, docs: &[Document]) -> (KeyFile, usize) {
-    let mut out = KeyFile::new();
-    let mut by_nb = 0;
-    for d in docs {
-        let targets = d.targets();
-        let preds = match nb {
-            Some(m) => m.disambiguate_document(inv, d, &targets),
-            None => vec![None; targets.len()],
-        };
-        for (t, p) in targets.iter().zip(preds) {
-            let key = match p {
-                Some(p) => {
-                    by_nb += 1;
-                    Some(p.key)
-                }
-                None => inv.senses(&t.lemma, t.pos).first().map(|s| s.key.clone()),
-            };
-            if let Some(k) = key {
-                out.insert(t.id.clone(), vec![k]);
-            }
+    let gold = KeyFile::from_documents(docs);
+    let ev = match nb {
+        Some(m) => {
+            let chain = Chain::new(vec![Box::new(m), Box::new(FirstSense)]);
+            evaluate(&chain, inv, docs, &gold, Input::Gold, &|_| {})
         }
-    }
-    (out, by_nb)
+        None => evaluate(&FirstSense, inv, docs, &gold, Input::Gold, &|_| {}),
+    };
+    let by_nb = ev.decided_by.get("nb").copied().unwrap_or(0);
+    (ev.system, by_nb)
 }
 
 fn report(inv: &Inventory, docs: &[Document], gold: &KeyFile, system: &KeyFile) -> ScoreReport {
@@ -129,15 +117,13 @@ fn nb_answers_only_with_candidate_senses_and_says_so() {
     let (se07, _) = semeval2007();
     let mut answered = 0;
     for d in se07 {
-        let targets = d.targets();
-        for (t, p) in targets
-            .iter()
-            .zip(nb.disambiguate_document(inv, d, &targets))
-        {
-            let cands = inv.senses(&t.lemma, t.pos);
+        let cands = candidates_of(inv, d.targets());
+        for (c, p) in cands.iter().zip(nb.disambiguate_document(inv, d, &cands)) {
+            let (t, cands) = (&c.target, &c.senses);
             if let Some(p) = p {
                 answered += 1;
                 assert_eq!(p.method, "nb");
+                assert!(p.decision.is_decided());
                 assert!(cands.len() > 1, "{}: single candidate answered", t.id);
                 assert!(cands.iter().any(|c| c.key == p.key), "{}: {}", t.id, p.key);
                 assert!(p.score <= 0.0 && p.score.is_finite(), "{}", p.score);
@@ -283,18 +269,7 @@ fn nb_figures() {
         let (sys, by_nb) = answer(inv, Some(nb), docs);
         let rm = report(inv, docs, gold, &mfs);
         let rn = report(inv, docs, gold, &sys);
-        let nb_only: KeyFile = {
-            let mut k = KeyFile::new();
-            for d in docs {
-                let ts = d.targets();
-                for (t, p) in ts.iter().zip(nb.disambiguate_document(inv, d, &ts)) {
-                    if let Some(p) = p {
-                        k.insert(t.id.clone(), vec![p.key]);
-                    }
-                }
-            }
-            k
-        };
+        let nb_only = evaluate(nb, inv, docs, gold, Input::Gold, &|_| {}).system;
         let ro = report(inv, docs, gold, &nb_only);
         eprintln!(
             "{name:<40} mfs F1 {:5.1} | nb+mfs F1 {:5.1} (nb answered {} of {}) | nb alone P {:5.1} R {:5.1}",
@@ -370,7 +345,7 @@ fn nb_figures() {
         let reps = 3;
         for _ in 0..reps {
             for d in test_docs {
-                let ts = d.targets();
+                let ts = candidates_of(inv, d.targets());
                 answered += m
                     .disambiguate_document(inv, d, &ts)
                     .iter()

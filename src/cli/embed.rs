@@ -18,9 +18,9 @@ pub struct Args {
     /// Text file, or `-` (the default) for standard input.
     #[arg(value_name = "FILE|-", default_value = "-")]
     pub input: String,
-    /// Encoder folder.
-    #[arg(long, value_name = "DIR", default_value = "models/all-MiniLM-L6-v2")]
-    pub model: PathBuf,
+    /// Encoder checkpoint folder.
+    #[arg(long, value_name = "DIR", alias = "model", default_value = wsd::resources::DEFAULT_ENCODER)]
+    pub encoder: PathBuf,
 }
 
 /// Sentences per encoder call (and per flush of the output).
@@ -28,8 +28,8 @@ const CHUNK: usize = 256;
 
 /// Run `wsd embed`.
 pub fn run(_cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
-    let encoder = Encoder::load(&args.model)
-        .with_context(|| format!("loading the encoder from {}", args.model.display()))?;
+    let encoder = Encoder::load(&args.encoder)
+        .with_context(|| format!("loading the encoder from {}", args.encoder.display()))?;
     let mut text = String::new();
     if args.input == "-" {
         std::io::stdin()

@@ -16,7 +16,7 @@ use wsd::wordnet::Inventory;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// SemCor 3.0 folder.
-    #[arg(long, value_name = "DIR", default_value = "corpora/semcor3.0")]
+    #[arg(long, value_name = "DIR", default_value = wsd::resources::DEFAULT_SEMCOR)]
     pub semcor: PathBuf,
     /// Which documents to count (train keeps the test split unseen).
     #[arg(long, default_value = "train")]
@@ -25,10 +25,11 @@ pub struct Args {
     #[arg(
         long,
         short,
+        alias = "out",
         value_name = "FILE",
         default_value = "models/ic-semcor.txt"
     )]
-    pub out: PathBuf,
+    pub output: PathBuf,
 }
 
 /// Run `wsd ic`.
@@ -42,12 +43,12 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         .flat_map(|s| s.tokens.iter())
         .flat_map(|t| t.gold.iter().map(String::as_str));
     let ic = ic_from_keys(&inv, keys);
-    ic.write(&inv, &args.out)?;
+    ic.write(&inv, &args.output)?;
     eprintln!(
         "wsd: information content from {} occurrences ({} keys unknown to WordNet) written to {}",
         ic.occurrences,
         ic.unknown,
-        args.out.display()
+        args.output.display()
     );
     Ok(ExitCode::SUCCESS)
 }

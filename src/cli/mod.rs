@@ -1,16 +1,18 @@
 //! The command line: clap derive structs whose doc comments are the help,
-//! one file per subcommand, each with a `run` returning an exit code.
+//! one file per subcommand, each with a `run` that parses nothing more,
+//! makes its library calls and returns an exit code. Shared argument
+//! groups (resources, method options) are in `args.rs`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+pub mod args;
 mod embed;
 mod eval;
 mod ic;
 mod info;
-pub mod methods;
 mod progress;
 mod score;
 mod senses;
@@ -19,7 +21,6 @@ mod stats;
 mod synset;
 mod tag;
 mod train;
-mod train_knn;
 
 /// Word-sense disambiguation with WordNet 3.0.
 #[derive(Parser, Debug)]

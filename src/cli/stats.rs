@@ -17,7 +17,7 @@ use wsd::wordnet::{Dictionary, Lookup};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// SemCor 3.0 folder.
-    #[arg(long, value_name = "DIR", default_value = "corpora/semcor3.0")]
+    #[arg(long, value_name = "DIR", default_value = wsd::resources::DEFAULT_SEMCOR)]
     pub semcor: PathBuf,
     /// Which documents.
     #[arg(long, default_value = "all")]

@@ -7,7 +7,7 @@
 //!   reading order, is reused for every later occurrence.
 //! * [`Propagation::Vote`]: the sense chosen most often by the method's own
 //!   (non-fallback) decisions in the document wins, the earliest on a tie;
-//!   a lemma whose decisions were all fallbacks (`method: "mfs"`) keeps them.
+//!   a lemma whose decisions were all ties or fallbacks keeps them.
 //!
 //! The wrapped method disambiguates the whole document first (so batching
 //! methods still batch); reused predictions keep the deciding prediction's
@@ -15,7 +15,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{Disambiguator, Prediction};
+use super::{Candidates, Disambiguator, Prediction};
 use crate::corpus::{Document, Target};
 use crate::wordnet::{Inventory, Pos, Sense};
 
@@ -56,13 +56,13 @@ impl<D: Disambiguator> OneSensePerDiscourse<D> {
 
 /// Apply one sense per discourse to a document's predictions (`preds[i]`
 /// for `targets[i]`).
-pub fn one_sense_per_discourse(
-    targets: &[Target],
+pub fn one_sense_per_discourse<'t>(
+    targets: impl IntoIterator<Item = &'t Target>,
     preds: &mut [Option<Prediction>],
     mode: Propagation,
 ) {
     let mut groups: FxHashMap<(&str, Pos), Vec<usize>> = FxHashMap::default();
-    for (i, t) in targets.iter().enumerate() {
+    for (i, t) in targets.into_iter().enumerate() {
         groups.entry((t.lemma.as_str(), t.pos)).or_default().push(i);
     }
     for idx in groups.into_values() {
@@ -72,7 +72,7 @@ pub fn one_sense_per_discourse(
                 let mut votes: Vec<(String, usize, usize)> = Vec::new(); // key, count, first index
                 for &i in &idx {
                     if let Some(p) = &preds[i] {
-                        if p.method == "mfs" {
+                        if !p.decision.is_decided() {
                             continue;
                         }
                         match votes.iter_mut().find(|v| v.0 == p.key) {
@@ -116,10 +116,10 @@ impl<D: Disambiguator> Disambiguator for OneSensePerDiscourse<D> {
         &self,
         inv: &Inventory,
         doc: &Document,
-        targets: &[Target],
+        targets: &[Candidates<'_>],
     ) -> Vec<Option<Prediction>> {
         let mut preds = self.inner.disambiguate_document(inv, doc, targets);
-        one_sense_per_discourse(targets, &mut preds, self.mode);
+        one_sense_per_discourse(targets.iter().map(|c| &c.target), &mut preds, self.mode);
         preds
     }
 }
@@ -139,11 +139,15 @@ mod tests {
     }
 
     fn p(key: &str, method: &str) -> Option<Prediction> {
-        Some(Prediction {
-            key: key.into(),
-            method: method.into(),
-            score: 0.0,
-        })
+        // "mfs" here stands for a fallback of the method.
+        let decision = if method == "mfs" {
+            super::super::Decision::Fallback {
+                reason: super::super::FallbackReason::NoEvidence,
+            }
+        } else {
+            super::super::Decision::Decided
+        };
+        Some(Prediction::new(key, method, decision, 0.0))
     }
 
     #[test]

@@ -53,7 +53,7 @@ use crate::encoder::Encoder;
 use crate::wordnet::{Inventory, PointerKind, Pos, Sense, Synset, SynsetId};
 use crate::{model_io, Error, Result};
 
-use super::{candidates, Disambiguator, Prediction};
+use super::{candidates, Candidates, Disambiguator, Prediction};
 
 /// Method name in model headers and `--method`.
 pub const METHOD: &str = "knn";
@@ -817,11 +817,11 @@ impl Knn {
             argmax(&self.scores(inv, &v, cands))
         };
         let (i, score) = best?;
-        Some(Prediction {
-            key: cands[i].key.clone(),
-            method: METHOD.into(),
-            score: score as f64,
-        })
+        Some(Prediction::decided(
+            cands[i].key.clone(),
+            METHOD,
+            score as f64,
+        ))
     }
 }
 
@@ -851,13 +851,13 @@ impl Disambiguator for Knn {
         &self,
         inv: &Inventory,
         doc: &Document,
-        targets: &[Target],
+        targets: &[Candidates<'_>],
     ) -> Vec<Option<Prediction>> {
         if targets.is_empty() {
             return Vec::new();
         }
         // encode only the sentences that hold a target, all in one batch
-        let mut wanted: Vec<usize> = targets.iter().map(|t| t.sentence).collect();
+        let mut wanted: Vec<usize> = targets.iter().map(|c| c.target.sentence).collect();
         wanted.sort_unstable();
         wanted.dedup();
         let words: Vec<Vec<String>> = wanted
@@ -872,14 +872,13 @@ impl Disambiguator for Knn {
         let vecs = self.encoder.encode_words(&words);
         targets
             .iter()
-            .map(|t| {
-                let cands = candidates(inv, &t.lemma, t.pos);
-                if cands.is_empty() {
+            .map(|c| {
+                if c.senses.is_empty() {
                     return None;
                 }
-                let s = wanted.binary_search(&t.sentence).ok()?;
-                let v = vecs.get(s)?.get(t.token)?;
-                self.decide(inv, v, &cands)
+                let s = wanted.binary_search(&c.target.sentence).ok()?;
+                let v = vecs.get(s)?.get(c.target.token)?;
+                self.decide(inv, v, &c.senses)
             })
             .collect()
     }

@@ -14,8 +14,8 @@
 //! 3. Score = `|C ∩ S_i|`, the number of **distinct** stems in common.
 //! 4. The highest score wins. Zero overlap for every sense, or a tie for the
 //!    highest score, is decided by WordNet's sense order (the first sense,
-//!    resp. the first of the tied senses): the prediction then says
-//!    `method: "mfs"`, so reports can count fallbacks.
+//!    resp. the first of the tied senses): the prediction's [`Decision`]
+//!    then says [`Decision::Tie`] or a fallback, so reports can count them.
 //!
 //! Signatures are computed once per synset, lazily, and kept as sorted
 //! hashed stems; an overlap is a merge of two sorted arrays.
@@ -41,7 +41,7 @@ use std::sync::OnceLock;
 use rustc_hash::FxHashMap;
 
 use super::context::{overlap, weighted_overlap, Normaliser, StemId};
-use super::{Disambiguator, Prediction};
+use super::{Decision, Disambiguator, FallbackReason, Prediction};
 use crate::corpus::{Document, Target};
 use crate::wordnet::{Inventory, PointerKind, Sense, Synset};
 
@@ -128,16 +128,26 @@ fn gloss_text(syn: &Synset, examples: bool, synonyms: bool) -> String {
 }
 
 /// Pick the best of `scores` (one per candidate, WordNet order). Returns the
-/// index and whether the decision fell back to sense order (no positive
-/// evidence, or a tie at the top).
-fn choose(scores: &[f64], evidence: &[bool]) -> (usize, bool) {
+/// index and how it was decided: no positive evidence (the first sense), a
+/// tie at the top (the first of the tied senses) or on the evidence.
+fn choose(scores: &[f64], evidence: &[bool]) -> (usize, Decision) {
     let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let first = scores.iter().position(|&s| s == best).unwrap_or(0);
     let ties = scores.iter().filter(|&&s| s == best).count();
     if !evidence.iter().any(|&e| e) {
-        return (0, true);
+        return (
+            0,
+            Decision::Fallback {
+                reason: FallbackReason::NoEvidence,
+            },
+        );
     }
-    (first, ties > 1)
+    let decision = if ties > 1 {
+        Decision::Tie
+    } else {
+        Decision::Decided
+    };
+    (first, decision)
 }
 
 /// Simplified Lesk (`lesk`).
@@ -207,13 +217,9 @@ impl Disambiguator for Lesk {
             .map(|s| s as f64)
             .collect();
         let evidence: Vec<bool> = scores.iter().map(|&s| s > 0.0).collect();
-        let (i, fallback) = choose(&scores, &evidence);
+        let (i, decision) = choose(&scores, &evidence);
         let s = candidates.get(i)?;
-        Some(Prediction {
-            key: s.key.clone(),
-            method: if fallback { "mfs" } else { "lesk" }.to_string(),
-            score: scores[i],
-        })
+        Some(Prediction::new(s.key.clone(), "lesk", decision, scores[i]))
     }
 }
 
@@ -464,13 +470,14 @@ impl Disambiguator for ExtendedLesk {
         } else {
             overlaps.clone()
         };
-        let (i, fallback) = choose(&scores, &evidence);
+        let (i, decision) = choose(&scores, &evidence);
         let s = candidates.get(i)?;
-        Some(Prediction {
-            key: s.key.clone(),
-            method: if fallback { "mfs" } else { "lesk-ext" }.to_string(),
-            score: scores[i],
-        })
+        Some(Prediction::new(
+            s.key.clone(),
+            "lesk-ext",
+            decision,
+            scores[i],
+        ))
     }
 }
 
@@ -480,11 +487,14 @@ mod tests {
 
     #[test]
     fn choose_falls_back_on_no_evidence_and_ties() {
-        assert_eq!(choose(&[0.0, 0.0, 0.0], &[false; 3]), (0, true));
-        assert_eq!(choose(&[1.0, 3.0, 2.0], &[true; 3]), (1, false));
-        assert_eq!(choose(&[1.0, 3.0, 3.0], &[true; 3]), (1, true));
+        let none = Decision::Fallback {
+            reason: FallbackReason::NoEvidence,
+        };
+        assert_eq!(choose(&[0.0, 0.0, 0.0], &[false; 3]), (0, none));
+        assert_eq!(choose(&[1.0, 3.0, 2.0], &[true; 3]), (1, Decision::Decided));
+        assert_eq!(choose(&[1.0, 3.0, 3.0], &[true; 3]), (1, Decision::Tie));
         // A prior can make the scores differ without any overlap.
-        assert_eq!(choose(&[-1.0, -2.0], &[false, false]), (0, true));
+        assert_eq!(choose(&[-1.0, -2.0], &[false, false]), (0, none));
     }
 
     #[test]

@@ -21,11 +21,9 @@ impl Disambiguator for FirstSense {
         _target: &Target,
         candidates: &[Sense],
     ) -> Option<Prediction> {
-        candidates.first().map(|s| Prediction {
-            key: s.key.clone(),
-            method: "mfs".to_string(),
-            score: s.tag_count as f64,
-        })
+        candidates
+            .first()
+            .map(|s| Prediction::decided(s.key.clone(), "mfs", s.tag_count as f64))
     }
 }
 
@@ -97,10 +95,6 @@ impl Disambiguator for CorpusMfs {
                 }
             }
         }
-        best.map(|(s, n)| Prediction {
-            key: s.key.clone(),
-            method: "mfs-semcor".to_string(),
-            score: n as f64,
-        })
+        best.map(|(s, n)| Prediction::decided(s.key.clone(), "mfs-semcor", n as f64))
     }
 }

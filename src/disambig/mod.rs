@@ -1,9 +1,24 @@
 //! Disambiguators: one trait, several methods, chosen at run time.
 //!
+//! A run goes through four stages, each a type:
+//!
+//! 1. a [`Document`] (from SemCor, the evaluation XML or plain text);
+//! 2. its [`Target`]s ([`Document::targets`]): lemma, POS, instance id;
+//! 3. the [`Candidates`] of each target ([`candidates_of`]), computed once
+//!    per target for every method: the senses of its lemma or, when the
+//!    lemma as given is not in WordNet, of the base forms morphy finds;
+//! 4. a decision per target ([`decide_document`]): a [`Prediction`] whose
+//!    [`Decision`] says who decided and why, or `None` when every method
+//!    abstained (or the target has no senses at all).
+//!
 //! Every method implements [`Disambiguator`]. A method gets a whole
-//! document and its targets at once, so methods that batch (the encoder)
-//! or look across sentences (one sense per discourse) can, while simple
-//! methods implement only [`Disambiguator::disambiguate`].
+//! document and its candidates at once, so methods that batch (the
+//! encoder) or look across sentences (one sense per discourse) can, while
+//! simple methods implement only [`Disambiguator::disambiguate`]. Methods
+//! are only asked about targets with two or more senses: a single-sense
+//! target is decided in stage 4 ([`Decision::SingleSense`]).
+//!
+//! Methods are built by name through the [`registry`].
 
 pub mod chain;
 pub mod context;
@@ -13,20 +28,27 @@ pub mod lesk;
 mod lesk_stopwords;
 pub mod mfs;
 pub mod naive_bayes;
+pub mod registry;
 pub mod similarity;
 
 pub use chain::Chain;
 pub use mfs::{CorpusMfs, FirstSense};
+pub use registry::{Method, MethodOptions, MethodSpec};
 
 use std::borrow::Cow;
+use std::fmt;
 
 use crate::corpus::{Document, Target};
-use crate::wordnet::{Inventory, Pos, Sense};
+use crate::wordnet::{Inventory, Sense};
 
-/// The candidate senses of a target: the senses of its lemma, or — when
-/// the lemma as given is not in WordNet (plain text, odd corpus lemmas) —
-/// of the base forms morphy finds for it.
-pub fn candidates<'a>(inv: &'a Inventory, lemma: &str, pos: Pos) -> Cow<'a, [Sense]> {
+/// The candidate senses of a lemma: its senses, or — when the lemma as
+/// given is not in WordNet (plain text, odd corpus lemmas) — the senses of
+/// the base forms morphy finds for it.
+pub fn candidates<'a>(
+    inv: &'a Inventory,
+    lemma: &str,
+    pos: crate::wordnet::Pos,
+) -> Cow<'a, [Sense]> {
     let direct = inv.senses(lemma, pos);
     if !direct.is_empty() {
         return Cow::Borrowed(direct);
@@ -34,15 +56,130 @@ pub fn candidates<'a>(inv: &'a Inventory, lemma: &str, pos: Pos) -> Cow<'a, [Sen
     Cow::Owned(inv.lookup(lemma, pos).into_iter().cloned().collect())
 }
 
+/// A target and its candidate senses (stage 3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidates<'inv> {
+    /// The target.
+    pub target: Target,
+    /// Its candidate senses in WordNet order (empty: WordNet has none).
+    pub senses: Cow<'inv, [Sense]>,
+}
+
+/// The candidates of each target, in order (stage 3).
+pub fn candidates_of(inv: &Inventory, targets: Vec<Target>) -> Vec<Candidates<'_>> {
+    targets
+        .into_iter()
+        .map(|target| {
+            let senses = candidates(inv, &target.lemma, target.pos);
+            Candidates { target, senses }
+        })
+        .collect()
+}
+
+/// Why a method took WordNet's first sense instead of deciding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FallbackReason {
+    /// The method found no evidence for any candidate (no gloss overlap,
+    /// no similarity, no vector).
+    NoEvidence,
+    /// The earlier methods of a back-off chain abstained and a later one
+    /// answered.
+    BackOff,
+}
+
+/// Who decided a target and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Decision {
+    /// The method chose on its own evidence.
+    Decided,
+    /// The method's best score was shared by several senses; WordNet's
+    /// order chose among them.
+    Tie,
+    /// The method had nothing to go on; see the reason.
+    Fallback {
+        /// Why.
+        reason: FallbackReason,
+    },
+    /// The lemma has a single sense: nothing to decide, no method asked.
+    SingleSense,
+}
+
+impl Decision {
+    /// A short label for reports and output columns: `method`, `tie`,
+    /// `fallback`, `back-off`, `single-sense`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Decision::Decided => "method",
+            Decision::Tie => "tie",
+            Decision::Fallback {
+                reason: FallbackReason::NoEvidence,
+            } => "fallback",
+            Decision::Fallback {
+                reason: FallbackReason::BackOff,
+            } => "back-off",
+            Decision::SingleSense => "single-sense",
+        }
+    }
+
+    /// True when the method decided on its own evidence.
+    pub fn is_decided(self) -> bool {
+        self == Decision::Decided
+    }
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
 /// What a method decided for one target.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prediction {
     /// The chosen sense key (`bank%1:14:00::`).
     pub key: String,
-    /// The method that decided (`lesk`, or `mfs` when a fallback decided).
+    /// The method that answered (`lesk`, `nb`, …; `mfs` for the first
+    /// sense). For [`Decision::SingleSense`], `single-sense`.
     pub method: String,
-    /// The method's score for the chosen sense (overlap, log-probability, cosine…).
+    /// Who decided and why.
+    pub decision: Decision,
+    /// The method's score for the chosen sense (overlap, log-probability,
+    /// cosine…; its scale depends on the method).
     pub score: f64,
+}
+
+impl Prediction {
+    /// A prediction of `method` for `key`.
+    pub fn new(
+        key: impl Into<String>,
+        method: impl Into<String>,
+        decision: Decision,
+        score: f64,
+    ) -> Prediction {
+        Prediction {
+            key: key.into(),
+            method: method.into(),
+            decision,
+            score,
+        }
+    }
+
+    /// A method that answered on its own evidence.
+    pub fn decided(key: impl Into<String>, method: impl Into<String>, score: f64) -> Prediction {
+        Prediction::new(key, method, Decision::Decided, score)
+    }
+
+    /// `"lesk"` for a decision on evidence, else `"lesk (tie)"`,
+    /// `"lesk (fallback)"`, …; `"single-sense"`: who decided, for reports.
+    pub fn decided_by(&self) -> String {
+        match self.decision {
+            Decision::Decided => self.method.clone(),
+            Decision::SingleSense => "single-sense".to_string(),
+            d => format!("{} ({})", self.method, d.label()),
+        }
+    }
 }
 
 /// A word-sense disambiguation method.
@@ -50,8 +187,8 @@ pub trait Disambiguator: Send + Sync {
     /// The method's name as `--method` spells it.
     fn name(&self) -> &str;
 
-    /// Choose a sense for one target among `candidates` (WordNet order,
-    /// never empty). `None` means the method abstains (a back-off chain then
+    /// Choose a sense for one target among `candidates` (WordNet order, at
+    /// least two). `None` means the method abstains (a back-off chain then
     /// asks the next method).
     fn disambiguate(
         &self,
@@ -61,34 +198,69 @@ pub trait Disambiguator: Send + Sync {
         candidates: &[Sense],
     ) -> Option<Prediction>;
 
-    /// Disambiguate all targets of a document; the default asks
-    /// [`Disambiguator::disambiguate`] for each target that has candidates.
+    /// Disambiguate several targets of a document at once (methods that
+    /// batch override this); the default asks
+    /// [`Disambiguator::disambiguate`] for each.
     fn disambiguate_document(
         &self,
         inv: &Inventory,
         doc: &Document,
-        targets: &[Target],
+        targets: &[Candidates<'_>],
     ) -> Vec<Option<Prediction>> {
         targets
             .iter()
-            .map(|t| {
-                let cands = candidates(inv, &t.lemma, t.pos);
-                if cands.is_empty() {
-                    None
-                } else {
-                    self.disambiguate(inv, doc, t, &cands)
-                }
-            })
+            .map(|c| self.disambiguate(inv, doc, &c.target, &c.senses))
             .collect()
     }
 }
 
-/// The targets of one document with what the method decided for each.
+/// The name single-sense decisions carry in [`Prediction::method`].
+pub const SINGLE_SENSE: &str = "single-sense";
+
+/// Stage 4: decide every target of `doc`. Targets without senses get
+/// `None`, single-sense targets their sense ([`Decision::SingleSense`]);
+/// only the others are given to `method`, all in one call.
+pub fn decide_document(
+    method: &dyn Disambiguator,
+    inv: &Inventory,
+    doc: &Document,
+    targets: &[Candidates<'_>],
+) -> Vec<Option<Prediction>> {
+    let mut out: Vec<Option<Prediction>> = vec![None; targets.len()];
+    let mut open = Vec::new();
+    for (i, c) in targets.iter().enumerate() {
+        match &*c.senses {
+            [] => {}
+            [only] => {
+                out[i] = Some(Prediction::new(
+                    only.key.clone(),
+                    SINGLE_SENSE,
+                    Decision::SingleSense,
+                    1.0,
+                ))
+            }
+            _ => open.push(i),
+        }
+    }
+    if open.is_empty() {
+        return out;
+    }
+    let asked: Vec<Candidates<'_>> = open.iter().map(|&i| targets[i].clone()).collect();
+    for (i, p) in open
+        .into_iter()
+        .zip(method.disambiguate_document(inv, doc, &asked))
+    {
+        out[i] = p;
+    }
+    out
+}
+
+/// The targets of one document with what was decided for each.
 pub type DocumentResult = Vec<(Target, Option<Prediction>)>;
 
-/// Run `method` over `docs`, documents in parallel (rayon), results in input
-/// order. `progress` is called with the number of targets of each finished
-/// document (from worker threads).
+/// Run `method` over `docs` (stages 2–4), documents in parallel (rayon),
+/// results in input order. `progress` is called with the number of targets
+/// of each finished document (from worker threads).
 pub fn run_documents(
     method: &dyn Disambiguator,
     inv: &Inventory,
@@ -98,17 +270,47 @@ pub fn run_documents(
     use rayon::prelude::*;
     docs.par_iter()
         .map(|d| {
-            let targets = d.targets();
-            let preds = method.disambiguate_document(inv, d, &targets);
-            progress(targets.len());
-            targets.into_iter().zip(preds).collect()
+            let cands = candidates_of(inv, d.targets());
+            let preds = decide_document(method, inv, d, &cands);
+            progress(cands.len());
+            cands.into_iter().map(|c| c.target).zip(preds).collect()
         })
         .collect()
 }
 
-/// A boxed method is a method (so wrappers such as
+/// A boxed or shared method is a method (so wrappers such as
 /// [`discourse::OneSensePerDiscourse`] take methods chosen at run time).
-impl<T: Disambiguator + ?Sized> Disambiguator for Box<T> {
+macro_rules! delegate {
+    ($ptr:ident) => {
+        impl<T: Disambiguator + ?Sized> Disambiguator for $ptr<T> {
+            fn name(&self) -> &str {
+                (**self).name()
+            }
+            fn disambiguate(
+                &self,
+                inv: &Inventory,
+                doc: &Document,
+                target: &Target,
+                candidates: &[Sense],
+            ) -> Option<Prediction> {
+                (**self).disambiguate(inv, doc, target, candidates)
+            }
+            fn disambiguate_document(
+                &self,
+                inv: &Inventory,
+                doc: &Document,
+                targets: &[Candidates<'_>],
+            ) -> Vec<Option<Prediction>> {
+                (**self).disambiguate_document(inv, doc, targets)
+            }
+        }
+    };
+}
+delegate!(Box);
+use std::sync::Arc;
+delegate!(Arc);
+
+impl<T: Disambiguator + ?Sized> Disambiguator for &T {
     fn name(&self) -> &str {
         (**self).name()
     }
@@ -125,7 +327,7 @@ impl<T: Disambiguator + ?Sized> Disambiguator for Box<T> {
         &self,
         inv: &Inventory,
         doc: &Document,
-        targets: &[Target],
+        targets: &[Candidates<'_>],
     ) -> Vec<Option<Prediction>> {
         (**self).disambiguate_document(inv, doc, targets)
     }

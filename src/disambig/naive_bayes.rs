@@ -114,7 +114,7 @@ use std::path::Path;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Disambiguator, Prediction};
+use super::{Candidates, Disambiguator, Prediction};
 use crate::corpus::{Document, Target, Token};
 use crate::model_io::{self, ModelHeader};
 use crate::wordnet::{Inventory, Pos, Sense};
@@ -1050,11 +1050,11 @@ impl NaiveBayes {
         };
         model.log_joint(feats, &scoring, scores);
         let (s, log_post) = decide(scores, &order)?;
-        Some(Prediction {
-            key: model.senses[s].clone(),
-            method: METHOD.to_string(),
-            score: log_post,
-        })
+        Some(Prediction::decided(
+            model.senses[s].clone(),
+            METHOD,
+            log_post,
+        ))
     }
 }
 
@@ -1077,18 +1077,15 @@ impl Disambiguator for NaiveBayes {
 
     fn disambiguate_document(
         &self,
-        inv: &Inventory,
+        _inv: &Inventory,
         doc: &Document,
-        targets: &[Target],
+        targets: &[Candidates<'_>],
     ) -> Vec<Option<Prediction>> {
         let mut feats = Vec::new();
         let mut scores = Vec::new();
         targets
             .iter()
-            .map(|t| {
-                let cands = inv.senses(&t.lemma, t.pos);
-                self.predict(doc, t, cands, &mut feats, &mut scores)
-            })
+            .map(|c| self.predict(doc, &c.target, &c.senses, &mut feats, &mut scores))
             .collect()
     }
 }

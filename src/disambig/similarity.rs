@@ -16,7 +16,8 @@
 //! one part of speech, so adjectives and adverbs — which have none — and
 //! targets without same-category context get no evidence. When every
 //! candidate scores 0, or several tie at the top, the first WordNet sense
-//! (of the tied ones) is taken and the prediction says `method: "mfs"`.
+//! (of the tied ones) is taken and the prediction's decision says so
+//! ([`Decision::Tie`], [`Decision::Fallback`]).
 //!
 //! Measure conventions are those of [`crate::wordnet::similarity`]; the IC
 //! measures use the table given in the options, by default one built from
@@ -27,7 +28,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::context::{window_tokens, Window};
-use super::{Disambiguator, Prediction};
+use super::{Decision, Disambiguator, FallbackReason, Prediction};
 use crate::corpus::{Document, Target};
 use crate::wordnet::similarity::{ic_from_tag_counts, Ic, Measure, Similarity, SimilarityCache};
 use crate::wordnet::{Inventory, Pos, Sense, SynsetId};
@@ -207,17 +208,22 @@ impl Disambiguator for SimilarityWsd {
         let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let i = scores.iter().position(|&s| s == best).unwrap_or(0);
         let ties = scores.iter().filter(|&&s| s == best).count();
-        let fallback = best <= 0.0 || ties > 1;
+        let decision = if best <= 0.0 {
+            Decision::Fallback {
+                reason: FallbackReason::NoEvidence,
+            }
+        } else if ties > 1 {
+            Decision::Tie
+        } else {
+            Decision::Decided
+        };
         let i = if best <= 0.0 { 0 } else { i };
         let s = candidates.get(i)?;
-        Some(Prediction {
-            key: s.key.clone(),
-            method: if fallback {
-                "mfs".to_string()
-            } else {
-                self.name.clone()
-            },
-            score: scores.get(i).copied().unwrap_or(0.0),
-        })
+        Some(Prediction::new(
+            s.key.clone(),
+            self.name.clone(),
+            decision,
+            scores.get(i).copied().unwrap_or(0.0),
+        ))
     }
 }

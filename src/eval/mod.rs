@@ -32,6 +32,10 @@ use serde::Serialize;
 use crate::corpus::KeyFile;
 use crate::wordnet::Pos;
 
+pub mod run;
+
+pub use run::{align_raw, evaluate, Dataset, Evaluation, Input};
+
 /// How many examples of unknown ids or keys a report keeps.
 pub const EXAMPLES: usize = 5;
 

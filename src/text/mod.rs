@@ -27,6 +27,7 @@
 //! assert_eq!(Stemmer::new().stem("Fishing"), "fish");
 //! ```
 
+pub mod blocks;
 pub mod mwe;
 pub mod sentences;
 pub mod stopwords;

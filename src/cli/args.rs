@@ -1,0 +1,138 @@
+//! Argument groups shared by several subcommands, and their resolution
+//! into the library's [`Resources`] and [`MethodSpec`] (the "high-level
+//! arguments" of the run: what the user typed, turned into what to load).
+
+use std::path::PathBuf;
+
+use wsd::disambig::context::Window;
+use wsd::disambig::knn::KnnOptions;
+use wsd::disambig::registry::{self, METHODS};
+use wsd::disambig::{MethodOptions, MethodSpec};
+use wsd::resources::{PosTraining, ResourcePaths, Resources};
+
+use super::Cli;
+
+/// Where the data and models are (every command that runs a method).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ResourceArgs {
+    /// SemCor 3.0 folder: training data, mfs-semcor's counts, the POS
+    /// tagger's training data [default: corpora/semcor3.0].
+    #[arg(long, value_name = "DIR", alias = "semcor-counts")]
+    pub semcor: Option<PathBuf>,
+    /// Encoder checkpoint folder, for knn [default: models/all-MiniLM-L6-v2].
+    #[arg(long, value_name = "DIR")]
+    pub encoder: Option<PathBuf>,
+    /// POS tagger model, for plain text [default: models/pos.wsd, trained
+    /// on SemCor on first use when missing].
+    #[arg(long, value_name = "FILE")]
+    pub pos_model: Option<PathBuf>,
+    /// Trained model file(s) for nb and knn; each file's header says which
+    /// method it belongs to [default: models/<method>.wsd].
+    #[arg(long, value_name = "FILE")]
+    pub model: Vec<PathBuf>,
+    /// Information-content table for sim-res/jcn/lin (`wsd ic`) [default:
+    /// counts from WordNet's own tag counts].
+    #[arg(long, value_name = "FILE")]
+    pub ic: Option<PathBuf>,
+}
+
+impl ResourceArgs {
+    /// The library's resources at these paths (nothing loaded yet). They
+    /// live until the process ends: freeing the inventory's million small
+    /// allocations at exit is wasted work.
+    pub fn resources(&self, cli: &Cli, pos_training: PosTraining) -> &'static Resources {
+        let paths = ResourcePaths {
+            wordnet: cli.wordnet.clone(),
+            semcor: self.semcor.clone(),
+            encoder: self.encoder.clone(),
+            pos_model: self.pos_model.clone(),
+            models: self.model.clone(),
+            ic: self.ic.clone(),
+        };
+        Box::leak(Box::new(
+            Resources::new(paths)
+                .with_pos_training(pos_training)
+                .quiet(cli.quiet),
+        ))
+    }
+}
+
+/// `--window`: `sentence`, `N` (±N content words) or `Ns` (±N sentences).
+pub fn parse_window(s: &str) -> Result<Window, String> {
+    let bad = || format!("bad window {s:?}: use sentence, N (words) or Ns (sentences)");
+    if s == "sentence" {
+        return Ok(Window::Sentence);
+    }
+    if let Some(n) = s.strip_suffix('s') {
+        return n.parse().map(Window::Sentences).map_err(|_| bad());
+    }
+    s.parse().map(Window::Words).map_err(|_| bad())
+}
+
+/// The `--method` help: every registered method with its summary.
+pub fn method_help() -> String {
+    let mut s = String::from(
+        "Method or back-off chain (e.g. nb,mfs: each method answers what the previous left open):",
+    );
+    for m in METHODS {
+        s.push_str(&format!("\n  {:<11} {}", m.name, m.summary));
+    }
+    s
+}
+
+/// The method and its run-time options.
+#[derive(clap::Args, Debug, Clone)]
+pub struct MethodArgs {
+    #[arg(long, short, long_help = method_help(), help = "Method or back-off chain, e.g. nb,mfs (see --help for the list)")]
+    pub method: Option<String>,
+    /// Context of lesk, lesk-ext and sim-*: sentence (default), N content
+    /// words either side, or Ns sentences either side.
+    #[arg(long, value_parser = parse_window, default_value = "sentence")]
+    pub window: Window,
+    /// Once a lemma is decided in a document, later occurrences reuse that
+    /// sense (Gale et al.'s one sense per discourse).
+    #[arg(long)]
+    pub one_sense_per_discourse: bool,
+    /// knn: number of nearest SemCor instances that vote (needs a model
+    /// trained with --keep-instances; 1 = nearest sense vector).
+    #[arg(long, default_value_t = 1)]
+    pub k: usize,
+    /// knn: weight of the gloss cosine against the SemCor-context cosine (0–1).
+    #[arg(long, value_name = "W", default_value_t = KnnOptions::default().gloss_weight)]
+    pub gloss_weight: f32,
+    /// knn: do not give unseen synsets their hypernyms' context vector.
+    #[arg(long)]
+    pub no_propagation: bool,
+    /// knn: weight of the sense-frequency prior added to the cosine.
+    #[arg(long, value_name = "P", default_value_t = KnnOptions::default().prior)]
+    pub prior: f32,
+}
+
+impl MethodArgs {
+    /// The run-time options.
+    pub fn options(&self) -> MethodOptions {
+        MethodOptions {
+            window: self.window,
+            one_sense_per_discourse: self.one_sense_per_discourse,
+            knn: KnnOptions {
+                k: self.k.max(1),
+                gloss_weight: self.gloss_weight,
+                propagate: !self.no_propagation,
+                prior: self.prior,
+            },
+        }
+    }
+
+    /// The `--method` given, parsed, with the options.
+    pub fn spec(&self) -> anyhow::Result<Option<MethodSpec>> {
+        match &self.method {
+            None => Ok(None),
+            Some(m) => Ok(Some(m.parse::<MethodSpec>()?.with_options(self.options()))),
+        }
+    }
+}
+
+/// The names `wsd train --method` accepts.
+pub fn trainable() -> String {
+    registry::trainable().join(", ")
+}

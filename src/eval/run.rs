@@ -1,0 +1,179 @@
+//! Running a method on an annotated data set and scoring it: the one
+//! evaluation loop that `wsd eval`, the tests and the benchmarks share.
+//!
+//! Two ways to feed the method:
+//!
+//! * [`Input::Gold`]: the data set's own tokens, lemmas and POS (the
+//!   framework's standard setting);
+//! * [`Input::Raw`]: its plain text rebuilt ([`rebuild_text`]), run through
+//!   the text pipeline as `wsd tag` would, and every pipeline target
+//!   aligned back to the gold instance it overlaps by character span
+//!   ([`align_raw`]) — what automatic preprocessing costs.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::{score, ScoreReport};
+use crate::corpus::{
+    attach_gold, instance_pos, read_key_file, read_semcor, read_xml, Document, KeyFile, Split,
+};
+use crate::disambig::{candidates_of, decide_document, Disambiguator, Prediction};
+use crate::pipeline::{rebuild_text, Pipeline};
+use crate::wordnet::{Inventory, Pos};
+use crate::Result;
+
+/// Annotated documents and their gold answers.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    /// The documents (gold keys attached to their instance tokens).
+    pub docs: Vec<Document>,
+    /// The gold key file.
+    pub gold: KeyFile,
+}
+
+impl Dataset {
+    /// An evaluation-framework data set: `*.data.xml` and its gold keys.
+    pub fn from_xml(xml: &Path, gold: &Path) -> Result<Dataset> {
+        let mut docs = read_xml(xml)?;
+        let gold = read_key_file(gold)?;
+        attach_gold(&mut docs, &gold);
+        Ok(Dataset { docs, gold })
+    }
+
+    /// A split of SemCor (its gold keys are its own tags).
+    pub fn from_semcor(dir: &Path, split: Split) -> Result<Dataset> {
+        let docs = read_semcor(dir, split)?;
+        let gold = KeyFile::from_documents(&docs);
+        Ok(Dataset { docs, gold })
+    }
+
+    /// Documents with gold keys on their tokens (the keys are collected).
+    pub fn from_documents(docs: Vec<Document>) -> Dataset {
+        let gold = KeyFile::from_documents(&docs);
+        Dataset { docs, gold }
+    }
+
+    /// The number of instances (targets) of the documents.
+    pub fn instances(&self) -> usize {
+        self.docs.iter().map(|d| d.target_count()).sum()
+    }
+}
+
+/// What the method reads.
+#[derive(Clone, Copy)]
+pub enum Input<'a> {
+    /// The data set's tokens, lemmas and POS.
+    Gold,
+    /// The data set's plain text through this pipeline.
+    Raw(&'a Pipeline<'a>),
+}
+
+/// The outcome of [`evaluate`].
+#[derive(Clone, Debug, Default)]
+pub struct Evaluation {
+    /// The method (or chain) name.
+    pub method: String,
+    /// The scores.
+    pub report: ScoreReport,
+    /// The system's answers, as a key file.
+    pub system: KeyFile,
+    /// How many answers each decider gave ([`Prediction::decided_by`]).
+    pub decided_by: BTreeMap<String, usize>,
+    /// With [`Input::Raw`]: how many gold instances a pipeline target was
+    /// aligned to.
+    pub raw_found: Option<usize>,
+    /// Gold instances.
+    pub instances: usize,
+    /// Seconds spent running the method (and the pipeline).
+    pub seconds: f64,
+}
+
+/// Run `method` on `docs` and score it against `gold` with the
+/// framework's arithmetic. Documents run in parallel; `progress` gets the
+/// number of instances of each finished document.
+pub fn evaluate(
+    method: &dyn Disambiguator,
+    inv: &Inventory,
+    docs: &[Document],
+    gold: &KeyFile,
+    input: Input<'_>,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Evaluation {
+    let t = Instant::now();
+    let answers: Vec<Vec<(String, Prediction)>> = docs
+        .par_iter()
+        .map(|doc| {
+            let out = match input {
+                Input::Gold => {
+                    let cands = candidates_of(inv, doc.targets());
+                    let preds = decide_document(method, inv, doc, &cands);
+                    cands
+                        .into_iter()
+                        .zip(preds)
+                        .filter_map(|(c, p)| Some((c.target.id, p?)))
+                        .collect()
+                }
+                Input::Raw(pipeline) => align_raw(pipeline, method, inv, doc),
+            };
+            progress(doc.target_count());
+            out
+        })
+        .collect();
+    let seconds = t.elapsed().as_secs_f64();
+    let mut system = KeyFile::new();
+    let mut decided_by: BTreeMap<String, usize> = BTreeMap::new();
+    for (id, p) in answers.into_iter().flatten() {
+        *decided_by.entry(p.decided_by()).or_default() += 1;
+        system.insert(id, vec![p.key]);
+    }
+    let raw_found = matches!(input, Input::Raw(_)).then(|| system.len());
+    let pos_of: HashMap<String, Pos> = instance_pos(docs);
+    let report = score(gold, &system, Some(&pos_of), &|k| inv.has_key(k));
+    Evaluation {
+        method: method.name().to_string(),
+        report,
+        system,
+        decided_by,
+        raw_found,
+        instances: docs.iter().map(|d| d.target_count()).sum(),
+        seconds,
+    }
+}
+
+/// Run the text pipeline and `method` on the rebuilt plain text of `doc`
+/// and give each gold instance the answer of the pipeline target that
+/// overlaps it by character span (the one starting nearest to it wins).
+pub fn align_raw(
+    pipeline: &Pipeline<'_>,
+    method: &dyn Disambiguator,
+    inv: &Inventory,
+    doc: &Document,
+) -> Vec<(String, Prediction)> {
+    let (text, spans) = rebuild_text(doc);
+    let analysed = pipeline.analyse(&doc.id, &text, 0, 0);
+    let cands = candidates_of(inv, analysed.targets());
+    let preds = decide_document(method, inv, &analysed, &cands);
+    let answers: Vec<((usize, usize), &Prediction)> = cands
+        .iter()
+        .zip(&preds)
+        .filter_map(|(c, p)| Some((analysed.token(&c.target).span?, p.as_ref()?)))
+        .collect();
+    let mut out = Vec::new();
+    for (s, sent) in doc.sentences.iter().enumerate() {
+        for (i, tok) in sent.tokens.iter().enumerate() {
+            let Some(id) = &tok.instance else { continue };
+            let (gs, ge) = spans[s][i];
+            let hit = answers
+                .iter()
+                .filter(|((ps, pe), _)| *ps < ge && gs < *pe)
+                .min_by_key(|((ps, _), _)| ps.abs_diff(gs));
+            if let Some((_, p)) = hit {
+                out.push((id.clone(), (*p).clone()));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,200 @@
+//! Writers for tagged documents: TSV (one row per token), JSON lines (one
+//! object per sentence) and key files (`id key`, for `wsd score`), with
+//! sense ids spelt as sense keys, offsets or NLTK names.
+//!
+//! A writer formats one analysed document (a block of plain text, or a
+//! whole corpus document) into bytes, so blocks can be formatted in
+//! parallel and written in input order.
+
+use std::io::Write;
+
+use crate::corpus::Document;
+use crate::disambig::Prediction;
+use crate::wordnet::{canonical_name, offset_string, Inventory};
+
+/// Output format of tagged text.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagFormat {
+    /// One row per token: doc, sentence, token, start, end, text, lemma, pos, sense, method, score.
+    Tsv,
+    /// One JSON object per sentence.
+    Jsonl,
+    /// `instance-id sense-key` per target, for `wsd score`.
+    Key,
+}
+
+/// How sense ids are written.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SenseFormat {
+    /// Sense key (`bank%1:14:00::`).
+    Key,
+    /// Synset offset (`08420278-n`).
+    Offset,
+    /// NLTK synset name (`depository_financial_institution.n.01`).
+    Name,
+}
+
+/// Formats analysed documents.
+pub struct TagWriter<'a> {
+    inv: &'a Inventory,
+    /// The format.
+    pub format: TagFormat,
+    /// How sense ids are spelt.
+    pub sense_format: SenseFormat,
+    /// Add the chosen sense's definition (tsv and jsonl).
+    pub gloss: bool,
+}
+
+impl<'a> TagWriter<'a> {
+    /// A writer of `format` with sense keys and no glosses.
+    pub fn new(inv: &'a Inventory, format: TagFormat) -> TagWriter<'a> {
+        TagWriter {
+            inv,
+            format,
+            sense_format: SenseFormat::Key,
+            gloss: false,
+        }
+    }
+
+    /// The header line (TSV only), without the newline.
+    pub fn header(&self) -> Option<String> {
+        if self.format != TagFormat::Tsv {
+            return None;
+        }
+        let mut h =
+            "doc\tsentence\ttoken\tstart\tend\ttext\tlemma\tpos\tsense\tmethod\tscore".to_string();
+        if self.gloss {
+            h.push_str("\tgloss");
+        }
+        Some(h)
+    }
+
+    /// A sense key spelt as [`TagWriter::sense_format`] says.
+    pub fn sense_id(&self, key: &str) -> String {
+        match self.sense_format {
+            SenseFormat::Key => key.to_string(),
+            SenseFormat::Offset | SenseFormat::Name => match self.inv.sense_by_key(key) {
+                Some((syn, _, _)) if self.sense_format == SenseFormat::Offset => {
+                    offset_string(syn.id, Some(syn.ss_type))
+                }
+                Some((syn, _, _)) => {
+                    canonical_name(self.inv, syn).unwrap_or_else(|_| key.to_string())
+                }
+                None => key.to_string(),
+            },
+        }
+    }
+
+    fn definition(&self, key: &str) -> String {
+        self.inv
+            .sense_by_key(key)
+            .map(|(s, _, _)| s.definition.clone())
+            .unwrap_or_default()
+    }
+
+    /// Format `doc` whose targets (in reading order) got `preds`; sentences
+    /// are numbered from `first_sentence`.
+    pub fn format(
+        &self,
+        doc: &Document,
+        preds: &[Option<Prediction>],
+        first_sentence: usize,
+    ) -> std::io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        // The prediction of each target token, in reading order.
+        let mut next = preds.iter();
+        let mut pred_of = |is_target: bool| {
+            if is_target {
+                next.next().and_then(Option::as_ref)
+            } else {
+                None
+            }
+        };
+        match self.format {
+            TagFormat::Tsv => {
+                let mut w = csv::WriterBuilder::new()
+                    .delimiter(b'\t')
+                    .quote_style(csv::QuoteStyle::Never)
+                    .has_headers(false)
+                    .from_writer(&mut out);
+                for (si, s) in doc.sentences.iter().enumerate() {
+                    for (ti, t) in s.tokens.iter().enumerate() {
+                        let (start, end) = t.span.unwrap_or((0, 0));
+                        let mut row = vec![
+                            doc.id.clone(),
+                            (first_sentence + si).to_string(),
+                            ti.to_string(),
+                            start.to_string(),
+                            end.to_string(),
+                            t.text.replace(['\t', '\n'], " "),
+                            t.lemma.clone().unwrap_or_default(),
+                            t.pos.map(|p| p.to_string()).unwrap_or_else(|| "-".into()),
+                        ];
+                        match pred_of(t.instance.is_some()) {
+                            Some(p) => {
+                                row.push(self.sense_id(&p.key));
+                                row.push(p.decided_by());
+                                row.push(format!("{:.4}", p.score));
+                                if self.gloss {
+                                    row.push(self.definition(&p.key));
+                                }
+                            }
+                            None => {
+                                row.extend(["-".to_string(), "-".to_string(), "-".to_string()]);
+                                if self.gloss {
+                                    row.push(String::new());
+                                }
+                            }
+                        }
+                        w.write_record(&row)?;
+                    }
+                }
+                w.flush()?;
+            }
+            TagFormat::Jsonl => {
+                for (si, s) in doc.sentences.iter().enumerate() {
+                    let mut toks = Vec::with_capacity(s.tokens.len());
+                    for t in &s.tokens {
+                        let (start, end) = t.span.unwrap_or((0, 0));
+                        let mut o = serde_json::json!({
+                            "text": t.text, "start": start, "end": end,
+                            "lemma": t.lemma, "pos": t.pos.map(|p| p.to_string()), "tag": t.tag,
+                        });
+                        if let Some(p) = pred_of(t.instance.is_some()) {
+                            o["sense"] = serde_json::json!(self.sense_id(&p.key));
+                            o["method"] = serde_json::json!(p.method);
+                            o["decided"] = serde_json::json!(p.decision.label());
+                            o["score"] = serde_json::json!(p.score);
+                            if self.gloss {
+                                o["gloss"] = serde_json::json!(self.definition(&p.key));
+                            }
+                        }
+                        toks.push(o);
+                    }
+                    let line = serde_json::json!({
+                        "doc": doc.id, "sentence": first_sentence + si, "tokens": toks
+                    });
+                    serde_json::to_writer(&mut out, &line)?;
+                    out.push(b'\n');
+                }
+            }
+            TagFormat::Key => {
+                for (si, s) in doc.sentences.iter().enumerate() {
+                    for (ti, t) in s.tokens.iter().enumerate() {
+                        if let Some(p) = pred_of(t.instance.is_some()) {
+                            writeln!(
+                                out,
+                                "{}.s{}.t{} {}",
+                                doc.id,
+                                first_sentence + si,
+                                ti,
+                                self.sense_id(&p.key)
+                            )?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}

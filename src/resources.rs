@@ -1,0 +1,254 @@
+//! The resources a run needs, located once and loaded lazily.
+//!
+//! Every command that runs a method needs some of: the WordNet inventory,
+//! the POS tagger (plain text), the encoder (knn), an information-content
+//! table (sim-res/jcn/lin), SemCor's sense counts (mfs-semcor) and trained
+//! model files. [`ResourcePaths`] says where each one is (the one place
+//! that knows the default locations); [`Resources`] loads each on first
+//! use and keeps it for the rest of the run, so a chain such as
+//! `knn,nb,mfs-semcor` reads every file once.
+//!
+//! **When a missing POS model is trained.** Plain-text commands need the
+//! tagger. If its file is missing, it is trained on SemCor's train split
+//! and written there — but only when [`PosTraining::IfMissing`] is set
+//! (the CLI sets it for `tag` and `eval --raw`) *and* SemCor is present;
+//! otherwise a missing POS model is an error that says how to get one.
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use crate::corpus::{read_semcor, Split};
+use crate::disambig::CorpusMfs;
+use crate::encoder::Encoder;
+use crate::model_io;
+use crate::pos::PosTagger;
+use crate::wordnet::similarity::Ic;
+use crate::wordnet::Inventory;
+use crate::{Error, Result};
+
+/// Default SemCor folder.
+pub const DEFAULT_SEMCOR: &str = "corpora/semcor3.0";
+/// Default encoder folder.
+pub const DEFAULT_ENCODER: &str = "models/all-MiniLM-L6-v2";
+/// Default folder of trained models (`<method>.wsd`).
+pub const DEFAULT_MODELS: &str = "models";
+
+/// Where each resource is. `None` means "the default".
+#[derive(Clone, Debug, Default)]
+pub struct ResourcePaths {
+    /// WordNet dict folder (else `$WNSEARCHDIR`, `./wordnet/dict`,
+    /// `/usr/share/wordnet`; see [`crate::wordnet::find_dict`]).
+    pub wordnet: Option<PathBuf>,
+    /// SemCor 3.0 folder.
+    pub semcor: Option<PathBuf>,
+    /// Encoder checkpoint folder.
+    pub encoder: Option<PathBuf>,
+    /// POS tagger model file.
+    pub pos_model: Option<PathBuf>,
+    /// Trained model files given explicitly; each file's header says which
+    /// method it belongs to.
+    pub models: Vec<PathBuf>,
+    /// Information-content table for sim-res/jcn/lin (default: from
+    /// WordNet's tag counts).
+    pub ic: Option<PathBuf>,
+}
+
+impl ResourcePaths {
+    /// The SemCor folder.
+    pub fn semcor(&self) -> PathBuf {
+        self.semcor
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_SEMCOR))
+    }
+
+    /// The encoder folder.
+    pub fn encoder(&self) -> PathBuf {
+        self.encoder
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_ENCODER))
+    }
+
+    /// The POS model file.
+    pub fn pos_model(&self) -> PathBuf {
+        self.pos_model
+            .clone()
+            .unwrap_or_else(|| default_model_path("pos"))
+    }
+}
+
+/// Where a trained model of `method` is looked for when no `--model`
+/// names one: `models/<method>.wsd`.
+pub fn default_model_path(method: &str) -> PathBuf {
+    PathBuf::from(DEFAULT_MODELS).join(format!("{method}.wsd"))
+}
+
+/// Whether a missing POS model may be trained (see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PosTraining {
+    /// A missing POS model is an error.
+    #[default]
+    Never,
+    /// Train it on SemCor's train split and save it, when SemCor is there.
+    IfMissing,
+}
+
+/// The loaded resources of a run (see the module docs).
+#[derive(Default)]
+pub struct Resources {
+    paths: ResourcePaths,
+    pos_training: PosTraining,
+    quiet: bool,
+    inventory: OnceLock<Inventory>,
+    tagger: OnceLock<PosTagger>,
+    encoder: OnceLock<Arc<Encoder>>,
+    ic: OnceLock<Arc<Ic>>,
+    semcor_mfs: OnceLock<Arc<CorpusMfs>>,
+}
+
+/// Get the value in `cell`, or load it (a failed load leaves the cell
+/// empty, so the error is reported again on the next call).
+fn get_or_load<T>(cell: &OnceLock<T>, load: impl FnOnce() -> Result<T>) -> Result<&T> {
+    if let Some(v) = cell.get() {
+        return Ok(v);
+    }
+    let v = load()?;
+    Ok(cell.get_or_init(|| v))
+}
+
+impl Resources {
+    /// Resources at `paths`, nothing loaded yet.
+    pub fn new(paths: ResourcePaths) -> Resources {
+        Resources {
+            paths,
+            ..Default::default()
+        }
+    }
+
+    /// Allow or forbid training a missing POS model.
+    pub fn with_pos_training(mut self, rule: PosTraining) -> Resources {
+        self.pos_training = rule;
+        self
+    }
+
+    /// Do not print notices (such as "training the POS model") on stderr.
+    pub fn quiet(mut self, quiet: bool) -> Resources {
+        self.quiet = quiet;
+        self
+    }
+
+    /// Resources around an inventory already loaded (tests, library users).
+    pub fn with_inventory(paths: ResourcePaths, inv: Inventory) -> Resources {
+        let r = Resources::new(paths);
+        let _ = r.inventory.set(inv);
+        r
+    }
+
+    /// Where everything is.
+    pub fn paths(&self) -> &ResourcePaths {
+        &self.paths
+    }
+
+    fn notice(&self, msg: &str) {
+        if !self.quiet {
+            eprintln!("wsd: {msg}");
+        }
+    }
+
+    /// The WordNet inventory.
+    pub fn inventory(&self) -> Result<&Inventory> {
+        get_or_load(&self.inventory, || {
+            Inventory::open(self.paths.wordnet.as_deref())
+        })
+    }
+
+    /// The encoder (for knn and `wsd embed`).
+    pub fn encoder(&self) -> Result<&Arc<Encoder>> {
+        get_or_load(&self.encoder, || {
+            let dir = self.paths.encoder();
+            Encoder::load(&dir).map(Arc::new)
+        })
+    }
+
+    /// The IC table for sim-res/jcn/lin: the `--ic` file, or `None` for
+    /// the default (WordNet's own tag counts, computed by the method).
+    pub fn ic(&self) -> Result<Option<&Arc<Ic>>> {
+        let Some(path) = &self.paths.ic else {
+            return Ok(None);
+        };
+        let inv = self.inventory()?;
+        get_or_load(&self.ic, || Ic::read(inv, path).map(Arc::new)).map(Some)
+    }
+
+    /// Sense counts of SemCor's train split (for `mfs-semcor`).
+    pub fn semcor_mfs(&self) -> Result<&Arc<CorpusMfs>> {
+        get_or_load(&self.semcor_mfs, || {
+            let docs = read_semcor(self.paths.semcor(), Split::Train)?;
+            Ok(Arc::new(CorpusMfs::from_documents(&docs)))
+        })
+    }
+
+    /// The POS tagger: the POS model file, trained first when missing and
+    /// allowed (see the module docs).
+    pub fn pos_tagger(&self) -> Result<&PosTagger> {
+        get_or_load(&self.tagger, || {
+            let path = self.paths.pos_model();
+            if !path.exists() {
+                let semcor = self.paths.semcor();
+                if self.pos_training == PosTraining::Never || !semcor.join("brown1").exists() {
+                    return Err(Error::MissingResource {
+                        what: "POS model".into(),
+                        path: path.clone(),
+                        fix: format!(
+                            "train it with `wsd train --method pos` (needs SemCor at {}; run scripts/fetch-data.sh)",
+                            semcor.display()
+                        ),
+                    });
+                }
+                self.notice(&format!(
+                    "no POS model at {}; training one on SemCor's train split (once, ~30 s)",
+                    path.display()
+                ));
+                let docs = read_semcor(&semcor, Split::Train)?;
+                let summary = crate::train::pos_tagger(&docs, &Split::Train.to_string(), &path)?;
+                self.notice(&summary);
+            }
+            let (_, body) = model_io::read_model(&path, "pos", None)?;
+            PosTagger::from_bytes(&body).map_err(|e| Error::Model {
+                path: path.clone(),
+                msg: e.to_string(),
+            })
+        })
+    }
+
+    /// The model file for `method`: a `--model` whose header names it;
+    /// else the one `--model` given (loading it says whose model it is);
+    /// else `models/<method>.wsd` when it exists.
+    pub fn model_path(&self, method: &str) -> Result<PathBuf> {
+        for p in &self.paths.models {
+            if model_io::read_header(p)?.method == method {
+                return Ok(p.clone());
+            }
+        }
+        if let [only] = self.paths.models.as_slice() {
+            return Ok(only.clone());
+        }
+        let p = default_model_path(method);
+        if p.exists() {
+            return Ok(p);
+        }
+        Err(Error::MissingModel {
+            method: method.to_string(),
+            path: p,
+        })
+    }
+
+    /// Is a model for `method` at hand (given with `--model` or at the
+    /// default path)?
+    pub fn has_model(&self, method: &str) -> bool {
+        self.paths
+            .models
+            .iter()
+            .any(|p| model_io::read_header(p).is_ok_and(|h| h.method == method))
+            || default_model_path(method).exists()
+    }
+}

@@ -1,0 +1,154 @@
+//! Training jobs: what `wsd train` runs for each trainable method (and for
+//! the POS tagger), from documents to a model file written atomically.
+//!
+//! A job reads its training documents (SemCor by default) once, trains,
+//! and writes the model through [`crate::model_io`], so an interrupted run
+//! never leaves half a model and never harms the previous one. Each job
+//! returns a one-line summary for stderr.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::corpus::{read_xml, Document};
+use crate::disambig::knn::{GlossPooling, GlossScope, KnnModel, KnnParams};
+use crate::disambig::naive_bayes::{NaiveBayes, NbParams};
+use crate::model_io;
+use crate::pos::{tagged_sentences, PosTagger, DEFAULT_ITERATIONS};
+use crate::resources::Resources;
+use crate::Result;
+
+/// Which synsets of a knn model get a gloss vector.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum GlossRequest {
+    /// The synsets of the training documents' lemmas and of the lemmas of
+    /// these evaluation-framework XML files (no labels are read).
+    #[default]
+    Lemmas,
+    /// Every synset (about three times the encoder work of SemCor).
+    All,
+    /// None.
+    None,
+}
+
+/// Options of a knn training run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KnnTraining {
+    /// Which glosses to encode.
+    pub gloss: GlossRequest,
+    /// With [`GlossRequest::Lemmas`]: XML files whose lemmas also get glosses.
+    pub gloss_xml: Vec<PathBuf>,
+    /// Gloss pooling.
+    pub gloss_pooling: GlossPooling,
+    /// Keep every instance vector (for `--k` > 1).
+    pub keep_instances: bool,
+}
+
+/// One training run.
+pub struct TrainJob<'a> {
+    /// The training documents.
+    pub docs: &'a [Document],
+    /// What they are (`semcor:train`), recorded in the model.
+    pub data: String,
+    /// Where the model goes.
+    pub output: &'a Path,
+    /// Naive Bayes hyper-parameters.
+    pub nb: NbParams,
+    /// knn options.
+    pub knn: KnnTraining,
+    /// Progress: (done, total) in the job's own units.
+    pub progress: &'a (dyn Fn(usize, usize) + Sync),
+}
+
+/// Train Naive Bayes and save it with the WordNet checksum.
+pub fn naive_bayes(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
+    let t = Instant::now();
+    let inv = res.inventory()?;
+    let mut nb = NaiveBayes::train(inv, job.docs, &job.nb, &|done, total| {
+        (job.progress)(done, total)
+    });
+    nb.set_split(job.data.clone());
+    nb.save(job.output, inv)?;
+    let f = nb.facts();
+    Ok(format!(
+        "Naive Bayes trained on {} examples of {} lemmas from {} documents in {:.1} s, written to {}",
+        f.examples,
+        f.lemmas,
+        f.documents,
+        t.elapsed().as_secs_f64(),
+        job.output.display()
+    ))
+}
+
+/// The lemmas (of tokens with a WordNet POS) of `docs`, sorted, distinct.
+fn lemmas_of<'d>(docs: impl IntoIterator<Item = &'d Document>) -> Vec<String> {
+    let mut lemmas: Vec<String> = docs
+        .into_iter()
+        .flat_map(|d| d.sentences.iter())
+        .flat_map(|s| s.tokens.iter())
+        .filter(|t| t.pos.is_some())
+        .filter_map(|t| t.lemma.clone())
+        .collect();
+    lemmas.sort();
+    lemmas.dedup();
+    lemmas
+}
+
+/// Train the kNN sense vectors and save them.
+pub fn knn(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
+    let t = Instant::now();
+    let inv = res.inventory()?;
+    let encoder = res.encoder()?;
+    let mut params = KnnParams::new(encoder);
+    params.keep_instances = job.knn.keep_instances;
+    params.gloss_pooling = job.knn.gloss_pooling;
+    params.gloss = match job.knn.gloss {
+        GlossRequest::All => GlossScope::All,
+        GlossRequest::None => GlossScope::None,
+        GlossRequest::Lemmas => {
+            let mut extra = Vec::new();
+            for x in &job.knn.gloss_xml {
+                extra.extend(read_xml(x)?);
+            }
+            GlossScope::Lemmas(lemmas_of(job.docs.iter().chain(&extra)))
+        }
+    };
+    let model = KnnModel::train(inv, encoder, job.docs, params, &|done, total| {
+        (job.progress)(done, total)
+    })?;
+    model.save(job.output, inv)?;
+    let size = std::fs::metadata(job.output).map(|m| m.len()).unwrap_or(0);
+    let glosses = model.entries.iter().filter(|e| e.gloss.is_some()).count();
+    let seen = model.entries.iter().filter(|e| e.ctx.is_some()).count();
+    Ok(format!(
+        "knn trained on {} documents, {} sentences, {} tagged tokens ({} synsets seen, {} gloss vectors) in {:.1} s; {:.1} MB written to {}",
+        model.params.documents,
+        model.params.sentences,
+        model.params.tagged_tokens,
+        seen,
+        glosses,
+        t.elapsed().as_secs_f64(),
+        size as f64 / 1e6,
+        job.output.display()
+    ))
+}
+
+/// Train the POS tagger on the Penn tags of `docs` and write it to
+/// `output`; `data` says what the documents are (`train`).
+pub fn pos_tagger(docs: &[Document], data: &str, output: &Path) -> Result<String> {
+    let t = Instant::now();
+    let sentences: Vec<Vec<(String, String)>> = docs.iter().flat_map(tagged_sentences).collect();
+    let tagger = PosTagger::train(&sentences, DEFAULT_ITERATIONS, 1);
+    let params = serde_json::json!({
+        "iterations": DEFAULT_ITERATIONS,
+        "split": data,
+        "documents": docs.len(),
+        "sentences": sentences.len(),
+    });
+    model_io::write_model(output, "pos", "", params, &tagger.to_bytes())?;
+    Ok(format!(
+        "POS tagger trained on {} sentences in {:.1} s, written to {}",
+        sentences.len(),
+        t.elapsed().as_secs_f64(),
+        output.display()
+    ))
+}
