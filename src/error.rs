@@ -81,9 +81,13 @@ pub enum Error {
         /// The allowed range.
         msg: String,
     },
-    /// The encoder's input or weights do not fit its configuration.
-    #[error("encoder: {0}")]
-    Encoder(String),
+    /// Matrices, weights or inputs of the encoder whose shapes do not fit
+    /// (the message gives both shapes).
+    #[error("shape mismatch: {0}")]
+    Shape(String),
+    /// A bug: a worker thread panicked.
+    #[error("internal error: {0}")]
+    Internal(&'static str),
     /// No WordNet dictionary folder was found.
     #[error("no WordNet 3.0 dictionary found (looked in: {looked}); run scripts/fetch-data.sh or pass --wordnet DIR")]
     WordNetNotFound {
@@ -93,6 +97,9 @@ pub enum Error {
     /// A synset id that is neither a sense key, an offset nor a name.
     #[error("cannot parse synset id {0:?}: expected a sense key (bank%1:14:00::), an offset (08420278-n) or a name (bank.n.02)")]
     BadId(String),
+    /// A string that is not a sense key.
+    #[error("malformed sense key {0:?} (expected lemma%1:14:00::)")]
+    BadSenseKey(String),
     /// A well-formed id that names nothing in WordNet.
     #[error("WordNet has no synset {0:?}")]
     UnknownId(String),

@@ -181,16 +181,7 @@ fn unknown_method_is_a_clear_error() {
 fn every_method_name_is_registered() {
     // Trained methods get a model path that does not exist: they must fail
     // on loading it, not on their name.
-    for m in [
-        "mfs",
-        "mfs-semcor",
-        "nb",
-        "knn",
-        "lesk",
-        "lesk-ext",
-        "sim-path",
-        "sim-wup",
-    ] {
+    for m in wsd::disambig::registry::names() {
         let (_, _, se) = run(wsd()
             .args(["eval", "--method", m, "--model", "/nonexistent/model.wsd"])
             .args(semeval_args()));
@@ -198,5 +189,39 @@ fn every_method_name_is_registered() {
         if m == "nb" || m == "knn" {
             assert!(se.contains("/nonexistent/model.wsd"), "{m}: {se}");
         }
+    }
+}
+
+/// The README's method table and `--help` are the registry's: every method
+/// with its summary, nothing else.
+#[test]
+fn readme_and_help_list_the_registry() {
+    use wsd::disambig::registry::METHODS;
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme
+        .find("<!-- methods: from the registry -->")
+        .expect("marker");
+    let end = readme[start..]
+        .find("<!-- end methods -->")
+        .expect("end marker")
+        + start;
+    let rows: Vec<&str> = readme[start..end]
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .collect();
+    assert_eq!(rows.len(), METHODS.len(), "{rows:#?}");
+    for (row, m) in rows.iter().zip(METHODS) {
+        assert!(row.starts_with(&format!("| `{}` |", m.name)), "{row}");
+        assert!(row.contains(m.summary), "{row} lacks {:?}", m.summary);
+    }
+    // Help text is wrapped: compare with whitespace collapsed.
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let help = words(&ok(wsd().args(["eval", "--help"])));
+    for m in METHODS {
+        assert!(
+            help.contains(&words(m.summary)),
+            "eval --help lacks {}",
+            m.name
+        );
     }
 }

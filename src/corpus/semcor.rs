@@ -97,9 +97,11 @@ impl FromStr for Split {
             "train" => Ok(Split::Train),
             "test" => Ok(Split::Test),
             "all" => Ok(Split::All),
-            _ => Err(Error::Other(format!(
-                "unknown SemCor split {s:?} (use train, test or all)"
-            ))),
+            _ => Err(Error::bad_parameter(
+                "split",
+                s,
+                "unknown SemCor split (use train, test or all)",
+            )),
         }
     }
 }
@@ -246,10 +248,12 @@ pub fn semcor_files(root: impl AsRef<Path>) -> Result<Vec<PathBuf>> {
         }
     }
     if files.is_empty() {
-        return Err(Error::Other(format!(
-            "no SemCor tagfiles (PART/tagfiles/br-*) under {}",
-            root.display()
-        )));
+        return Err(Error::MissingResource {
+            what: "SemCor tagfiles (PART/tagfiles/br-*)".into(),
+            path: root.to_path_buf(),
+            fix: "give the SemCor 3.0 folder with --semcor DIR, or run scripts/fetch-data.sh"
+                .into(),
+        });
     }
     files.sort();
     Ok(files.into_iter().map(|(_, p)| p).collect())

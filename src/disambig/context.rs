@@ -8,7 +8,7 @@ use std::hash::{Hash, Hasher};
 use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::FxHasher;
 
-use super::lesk_stopwords::is_stop_word;
+use super::lesk_stopwords::is_gloss_stop_word;
 use crate::corpus::{Document, Target, Token};
 use crate::wordnet::Pos;
 
@@ -134,7 +134,7 @@ impl Normaliser {
             }
             lower.clear();
             lower.extend(w.chars().flat_map(char::to_lowercase));
-            if is_stop_word(&lower) {
+            if is_gloss_stop_word(&lower) {
                 continue;
             }
             out.push(hash_str(&self.stemmer.stem(&lower)));

@@ -55,7 +55,7 @@ const GLOSS_STOP_WORDS: &[&str] = &[
 ];
 
 /// Is `w` a stop word for Lesk (case-insensitive)?
-pub fn is_stop_word(w: &str) -> bool {
+pub fn is_gloss_stop_word(w: &str) -> bool {
     if crate::text::is_stop_word(w) {
         return true;
     }
@@ -75,10 +75,10 @@ mod tests {
     #[test]
     fn function_words_are_stop_words_content_words_are_not() {
         for w in ["the", "The", "can", "will", "it", "in", "because"] {
-            assert!(is_stop_word(w), "{w}");
+            assert!(is_gloss_stop_word(w), "{w}");
         }
         for w in ["bank", "deposit", "mortgage", "river", "eventually"] {
-            assert!(!is_stop_word(w), "{w}");
+            assert!(!is_gloss_stop_word(w), "{w}");
         }
     }
 }

@@ -255,29 +255,6 @@ pub fn decide_document(
     out
 }
 
-/// The targets of one document with what was decided for each.
-pub type DocumentResult = Vec<(Target, Option<Prediction>)>;
-
-/// Run `method` over `docs` (stages 2–4), documents in parallel (rayon),
-/// results in input order. `progress` is called with the number of targets
-/// of each finished document (from worker threads).
-pub fn run_documents(
-    method: &dyn Disambiguator,
-    inv: &Inventory,
-    docs: &[Document],
-    progress: &(dyn Fn(usize) + Sync),
-) -> Vec<DocumentResult> {
-    use rayon::prelude::*;
-    docs.par_iter()
-        .map(|d| {
-            let cands = candidates_of(inv, d.targets());
-            let preds = decide_document(method, inv, d, &cands);
-            progress(cands.len());
-            cands.into_iter().map(|c| c.target).zip(preds).collect()
-        })
-        .collect()
-}
-
 /// A boxed or shared method is a method (so wrappers such as
 /// [`discourse::OneSensePerDiscourse`] take methods chosen at run time).
 macro_rules! delegate {

@@ -119,7 +119,7 @@ fn attend(
 
 fn check_qkv(q: &Matrix, k: &Matrix, v: Option<&Matrix>, mask: Option<&[bool]>) -> Result<()> {
     if q.cols() != k.cols() {
-        return Err(Error::Other(format!(
+        return Err(Error::Shape(format!(
             "queries have {} features but keys have {}",
             q.cols(),
             k.cols()
@@ -127,7 +127,7 @@ fn check_qkv(q: &Matrix, k: &Matrix, v: Option<&Matrix>, mask: Option<&[bool]>) 
     }
     if let Some(v) = v {
         if v.rows() != k.rows() {
-            return Err(Error::Other(format!(
+            return Err(Error::Shape(format!(
                 "{} keys but {} values",
                 k.rows(),
                 v.rows()
@@ -136,7 +136,7 @@ fn check_qkv(q: &Matrix, k: &Matrix, v: Option<&Matrix>, mask: Option<&[bool]>) 
     }
     if let Some(m) = mask {
         if m.len() != k.rows() {
-            return Err(Error::Other(format!(
+            return Err(Error::Shape(format!(
                 "mask has {} entries for {} keys",
                 m.len(),
                 k.rows()
@@ -185,7 +185,7 @@ pub fn scaled_dot_product_attention(
 /// sequences of `seq_len` positions each, `mask` flags the real ones.
 pub(crate) fn check_batch(rows: usize, seq_len: usize, mask: &[bool]) -> Result<()> {
     if seq_len == 0 || !rows.is_multiple_of(seq_len) || mask.len() != rows {
-        return Err(Error::Other(format!(
+        return Err(Error::Shape(format!(
             "batch of {rows} rows does not split into sequences of {seq_len} \
              with a mask of {}",
             mask.len()
@@ -213,7 +213,7 @@ impl BertSelfAttention {
             .iter()
             .all(|l| l.out_features() == d && l.in_features() == query.in_features());
         if !same || num_heads == 0 || !d.is_multiple_of(num_heads) {
-            return Err(Error::Other(format!(
+            return Err(Error::Shape(format!(
                 "Q/K/V projections must share their shapes and {num_heads} heads must divide {d}"
             )));
         }

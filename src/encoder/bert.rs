@@ -149,7 +149,7 @@ impl BertModel {
         let max = self.config.max_position_embeddings;
         let seq_len = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
         if seq_len > max {
-            return Err(Error::Other(format!(
+            return Err(Error::Shape(format!(
                 "sequence of {seq_len} pieces exceeds the {max} positions of the model"
             )));
         }
@@ -158,7 +158,7 @@ impl BertModel {
             .flat_map(|s| s.iter())
             .find(|&&id| id as usize >= self.config.vocab_size)
         {
-            return Err(Error::Other(format!(
+            return Err(Error::Shape(format!(
                 "piece id {bad} outside the vocabulary of {}",
                 self.config.vocab_size
             )));

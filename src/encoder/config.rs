@@ -75,7 +75,7 @@ impl BertConfig {
     }
 
     /// Parses and validates a config from JSON text; the error is a message.
-    pub fn from_json(text: &str) -> std::result::Result<BertConfig, String> {
+    pub(crate) fn from_json(text: &str) -> std::result::Result<BertConfig, String> {
         let cfg: BertConfig =
             serde_json::from_str(text).map_err(|e| format!("not a BERT config.json: {e}"))?;
         cfg.validate()?;
@@ -83,7 +83,7 @@ impl BertConfig {
     }
 
     /// Checks the invariants the forward pass relies on.
-    pub fn validate(&self) -> std::result::Result<(), String> {
+    pub(crate) fn validate(&self) -> std::result::Result<(), String> {
         if self.hidden_size == 0 || self.num_attention_heads == 0 {
             return Err("hidden_size and num_attention_heads must be positive".into());
         }

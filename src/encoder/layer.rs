@@ -35,7 +35,7 @@ impl Linear {
     /// From a weight matrix (`out × in`) and a bias (`out`).
     pub fn new(weight: Matrix, bias: Vec<f32>) -> Result<Linear> {
         if bias.len() != weight.rows() {
-            return Err(Error::Other(format!(
+            return Err(Error::Shape(format!(
                 "bias of {} for a weight of {} rows",
                 bias.len(),
                 weight.rows()
@@ -64,7 +64,7 @@ impl Linear {
     /// `x Wᵀ + b` for every row of `x`: one GEMM over the whole batch.
     pub fn forward(&self, x: &Matrix) -> Result<Matrix> {
         if x.cols() != self.in_features() {
-            return Err(Error::Other(format!(
+            return Err(Error::Shape(format!(
                 "linear layer expects {} features, got {}",
                 self.in_features(),
                 x.cols()
@@ -125,7 +125,7 @@ impl LayerNorm {
     /// From γ, β (same length) and ε.
     pub fn new(gamma: Vec<f32>, beta: Vec<f32>, eps: f64) -> Result<LayerNorm> {
         if gamma.len() != beta.len() {
-            return Err(Error::Other("LayerNorm γ and β differ in length".into()));
+            return Err(Error::Shape("LayerNorm γ and β differ in length".into()));
         }
         Ok(LayerNorm { gamma, beta, eps })
     }
@@ -164,7 +164,7 @@ impl LayerNorm {
     pub fn add_and_normalize(&self, x: &mut Matrix, residual: &Matrix) -> Result<()> {
         self.check(x.cols())?;
         if (x.rows(), x.cols()) != (residual.rows(), residual.cols()) {
-            return Err(Error::Other("residual shape differs".into()));
+            return Err(Error::Shape("residual shape differs".into()));
         }
         let d = x.cols();
         x.data_mut()
@@ -181,7 +181,7 @@ impl LayerNorm {
 
     fn check(&self, d: usize) -> Result<()> {
         if d != self.gamma.len() || d == 0 {
-            return Err(Error::Other(format!(
+            return Err(Error::Shape(format!(
                 "LayerNorm of width {} applied to {d} features",
                 self.gamma.len()
             )));

@@ -32,7 +32,7 @@ impl Matrix {
     /// Wraps row-major `data`; fails if its length is not `rows * cols`.
     pub fn from_vec(rows: usize, cols: usize, data: Vec<f32>) -> Result<Matrix> {
         if rows.checked_mul(cols) != Some(data.len()) {
-            return Err(Error::Other(format!(
+            return Err(Error::Shape(format!(
                 "matrix of {rows}×{cols} needs {} values, got {}",
                 rows.saturating_mul(cols),
                 data.len()
@@ -48,7 +48,7 @@ impl Matrix {
         for (i, r) in rows.iter().enumerate() {
             let r = r.as_ref();
             if r.len() != cols {
-                return Err(Error::Other(format!(
+                return Err(Error::Shape(format!(
                     "row {i} has {} values, row 0 has {cols}",
                     r.len()
                 )));
@@ -125,7 +125,7 @@ impl Matrix {
     /// Columns `start..start + len` as a new matrix.
     pub fn columns(&self, start: usize, len: usize) -> Result<Matrix> {
         if start.checked_add(len).is_none_or(|end| end > self.cols) {
-            return Err(Error::Other(format!(
+            return Err(Error::Shape(format!(
                 "columns {start}..{} out of range for {} columns",
                 start.saturating_add(len),
                 self.cols
@@ -142,7 +142,7 @@ impl Matrix {
     /// The product `self · other`; fails if the inner dimensions differ.
     pub fn matmul(&self, other: &Matrix) -> Result<Matrix> {
         if self.cols != other.rows {
-            return Err(Error::Other(format!(
+            return Err(Error::Shape(format!(
                 "cannot multiply {}×{} by {}×{}",
                 self.rows, self.cols, other.rows, other.cols
             )));

@@ -95,7 +95,7 @@ impl std::fmt::Debug for Encoder {
 
 /// One sequence fed to the model: a window of a sentence's pieces, framed
 /// by `[CLS]` and `[SEP]`.
-struct Window {
+struct PieceWindow {
     /// Which input the window belongs to.
     source: usize,
     /// Index, in the source's piece list, of the window's first piece.
@@ -344,7 +344,7 @@ impl Encoder {
     }
 
     /// The windows of one source's pieces; see [`Encoder::encode_words`].
-    fn windows(&self, source: usize, ids: &[u32], starts: &[usize]) -> Vec<Window> {
+    fn windows(&self, source: usize, ids: &[u32], starts: &[usize]) -> Vec<PieceWindow> {
         let max = self.max_positions().saturating_sub(2);
         window_ranges(starts, ids.len(), max)
             .into_iter()
@@ -353,7 +353,7 @@ impl Encoder {
                 seq.push(self.tokenizer.cls_id());
                 seq.extend_from_slice(&ids[a..b]);
                 seq.push(self.tokenizer.sep_id());
-                Window {
+                PieceWindow {
                     source,
                     first_piece: a,
                     ids: seq,
@@ -364,7 +364,7 @@ impl Encoder {
 
     /// Runs the model over `windows` in length-sorted batches and hands
     /// each window with its `len × d` output to `sink`, in no fixed order.
-    fn run_windows(&self, windows: &[Window], mut sink: impl FnMut(&Window, &Matrix)) {
+    fn run_windows(&self, windows: &[PieceWindow], mut sink: impl FnMut(&PieceWindow, &Matrix)) {
         let mut order: Vec<usize> = (0..windows.len()).collect();
         order.sort_by_key(|&i| windows[i].ids.len());
         let mut batches: Vec<&[usize]> = Vec::new();

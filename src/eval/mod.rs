@@ -30,7 +30,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::corpus::KeyFile;
-use crate::wordnet::Pos;
+use crate::wordnet::{Pos, SenseKey};
 
 pub mod run;
 
@@ -157,7 +157,7 @@ pub fn score(
     for (id, gold_keys) in gold.iter() {
         let pos = pos_of
             .and_then(|m| m.get(id).copied())
-            .or_else(|| gold_keys.iter().find_map(|k| key_pos(k)));
+            .or_else(|| gold_keys.iter().find_map(|k| SenseKey::pos_of(k)));
         let mut accs: Vec<&mut Acc> = vec![&mut all];
         if let Some(p) = pos {
             accs.push(by_pos.entry(p.letter()).or_default());
@@ -205,37 +205,13 @@ fn credit(gold: &[String], system: &[String]) -> Option<f64> {
     Some(hits as f64 / sys.len() as f64)
 }
 
-/// The POS encoded in a sense key (`lemma%ss_type:…`).
-fn key_pos(key: &str) -> Option<Pos> {
-    let (_, rest) = key.rsplit_once('%')?;
-    match rest.as_bytes().first()? {
-        b'1' => Some(Pos::Noun),
-        b'2' => Some(Pos::Verb),
-        b'3' | b'5' => Some(Pos::Adj),
-        b'4' => Some(Pos::Adv),
-        _ => None,
-    }
-}
-
 /// A syntactic check of a WordNet sense key,
 /// `lemma%ss_type:lex_filenum:lex_id:head_word:head_id`: a non-empty lemma,
 /// `ss_type` 1–5, two-digit `lex_filenum` and `lex_id`, and a head word and
 /// two-digit head id exactly when `ss_type` is 5 (satellite). It does not
 /// say WordNet has the key.
 pub fn looks_like_sense_key(key: &str) -> bool {
-    let Some((lemma, rest)) = key.rsplit_once('%') else {
-        return false;
-    };
-    let f: Vec<&str> = rest.split(':').collect();
-    let two_digits = |s: &str| s.len() == 2 && s.bytes().all(|b| b.is_ascii_digit());
-    if lemma.is_empty() || f.len() != 5 || !two_digits(f[1]) || !two_digits(f[2]) {
-        return false;
-    }
-    match f[0] {
-        "5" => !f[3].is_empty() && two_digits(f[4]),
-        "1" | "2" | "3" | "4" => f[3].is_empty() && f[4].is_empty(),
-        _ => false,
-    }
+    key.parse::<SenseKey>().is_ok()
 }
 
 /// The report as a small aligned table (percentages with one decimal),

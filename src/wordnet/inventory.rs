@@ -13,7 +13,6 @@ use super::morphy::{self, Lexicon};
 use super::record::{
     parse_data_line, parse_index_line, parse_sense_index_line, SenseIndexEntry, Synset,
 };
-use super::SynsetType;
 use super::{Dictionary, Pos, Sense, SynsetId};
 use crate::{Error, Result};
 
@@ -53,15 +52,6 @@ struct KeyRecord {
     offset: u32,
     number: u16,
     tag_count: u32,
-}
-
-fn cat_index(pos: Pos) -> usize {
-    match pos {
-        Pos::Noun => 0,
-        Pos::Verb => 1,
-        Pos::Adj => 2,
-        Pos::Adv => 3,
-    }
 }
 
 struct Parsed {
@@ -147,8 +137,9 @@ impl Inventory {
             let parsed: Vec<Result<Parsed>> = handles
                 .into_iter()
                 .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(Error::Other("a loader thread panicked".into())))
+                    h.join().unwrap_or_else(|_| {
+                        Err(Error::Internal("a WordNet loader thread panicked"))
+                    })
                 })
                 .collect();
             (parsed, keys)
@@ -259,7 +250,7 @@ impl Inventory {
     /// lower case, `_` for spaces) in WordNet order. No morphology: see
     /// [`Inventory::lookup`] for inflected input.
     pub fn senses(&self, lemma: &str, pos: Pos) -> &[Sense] {
-        let cat = &self.categories[cat_index(pos)];
+        let cat = &self.categories[pos.index()];
         let (lemma, entry) = match cat.senses.get_key_value(lemma) {
             Some(kv) => kv,
             None => match cat.senses.get_key_value(morphy::normalize(lemma).as_str()) {
@@ -289,7 +280,7 @@ impl Inventory {
     /// The synset of a sense key, with the key's sense number and tag count.
     pub fn sense_by_key(&self, key: &str) -> Option<(&Synset, u16, u32)> {
         let r = self.keys.get(key)?;
-        let pos = key_pos(key)?;
+        let pos = super::SenseKey::pos_of(key)?;
         let syn = self.get(SynsetId {
             pos,
             offset: r.offset,
@@ -304,7 +295,7 @@ impl Inventory {
 
     /// Every lemma of a category (unordered).
     pub fn lemmas(&self, pos: Pos) -> impl Iterator<Item = &str> {
-        self.categories[cat_index(pos)].senses.keys().map(|k| &**k)
+        self.categories[pos.index()].senses.keys().map(|k| &**k)
     }
 
     /// A fingerprint of this WordNet: sha256 of `index.sense`, which fixes
@@ -328,10 +319,10 @@ impl Inventory {
 
 impl Lexicon for Inventory {
     fn has_lemma(&self, lemma: &str, pos: Pos) -> bool {
-        self.categories[cat_index(pos)].senses.contains_key(lemma)
+        self.categories[pos.index()].senses.contains_key(lemma)
     }
     fn exception_bases(&self, form: &str, pos: Pos) -> Vec<String> {
-        self.categories[cat_index(pos)]
+        self.categories[pos.index()]
             .exceptions
             .get(form)
             .map(|v| v.iter().map(|b| b.to_string()).collect())
@@ -363,20 +354,6 @@ impl Dictionary for Inventory {
             tag_count: r.tag_count,
         }))
     }
-}
-
-/// The category of a sense key, from its ss_type digit.
-fn key_pos(key: &str) -> Option<Pos> {
-    let (_, rest) = key.rsplit_once('%')?;
-    let t = match rest.as_bytes().first()? {
-        b'1' => SynsetType::Noun,
-        b'2' => SynsetType::Verb,
-        b'3' => SynsetType::Adj,
-        b'4' => SynsetType::Adv,
-        b'5' => SynsetType::AdjSatellite,
-        _ => return None,
-    };
-    Some(t.pos())
 }
 
 /// Parse `index.sense` into key → (offset, sense number, tag count).

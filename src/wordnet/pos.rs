@@ -26,6 +26,12 @@ impl Pos {
     /// All four, in WordNet's file order.
     pub const ALL: [Pos; 4] = [Pos::Noun, Pos::Verb, Pos::Adj, Pos::Adv];
 
+    /// The position in [`Pos::ALL`] (0 noun, 1 verb, 2 adjective, 3
+    /// adverb): the index of per-category tables.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// The one-letter code (`n`, `v`, `a`, `r`).
     pub fn letter(self) -> char {
         match self {

@@ -5,7 +5,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::SynsetType;
+use super::{Pos, SynsetType};
+use crate::Error;
 
 /// A parsed sense key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -39,11 +40,34 @@ impl fmt::Display for SenseKey {
     }
 }
 
+impl SenseKey {
+    /// The lemma and WordNet category of a key, read from its lemma and
+    /// `ss_type` digit without parsing the rest (for hot paths: the scorer,
+    /// model lookups); `None` when the key has no `%` or no valid digit.
+    pub fn lemma_and_pos(key: &str) -> Option<(&str, Pos)> {
+        let (lemma, rest) = key.rsplit_once('%')?;
+        let t = match rest.as_bytes().first()? {
+            b'1' => SynsetType::Noun,
+            b'2' => SynsetType::Verb,
+            b'3' => SynsetType::Adj,
+            b'4' => SynsetType::Adv,
+            b'5' => SynsetType::AdjSatellite,
+            _ => return None,
+        };
+        Some((lemma, t.pos()))
+    }
+
+    /// The WordNet category of a key (see [`SenseKey::lemma_and_pos`]).
+    pub fn pos_of(key: &str) -> Option<Pos> {
+        SenseKey::lemma_and_pos(key).map(|(_, p)| p)
+    }
+}
+
 impl FromStr for SenseKey {
-    type Err = String;
+    type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || format!("malformed sense key {s:?} (expected lemma%1:14:00::)");
+        let bad = || Error::BadSenseKey(s.to_string());
         let (lemma, rest) = s.rsplit_once('%').ok_or_else(bad)?;
         let parts: Vec<&str> = rest.split(':').collect();
         if lemma.is_empty() || parts.len() != 5 {
@@ -115,5 +139,19 @@ mod tests {
         ] {
             assert!(k.parse::<SenseKey>().is_err(), "{k}");
         }
+        let e = "bank".parse::<SenseKey>().unwrap_err().to_string();
+        assert!(e.contains("malformed sense key \"bank\""), "{e}");
+    }
+
+    #[test]
+    fn lemma_and_pos_without_a_full_parse() {
+        assert_eq!(
+            SenseKey::lemma_and_pos("bank%1:14:00::"),
+            Some(("bank", Pos::Noun))
+        );
+        assert_eq!(SenseKey::pos_of("recent%5:00:00:past:00"), Some(Pos::Adj));
+        assert_eq!(SenseKey::pos_of("run%2:38:00::"), Some(Pos::Verb));
+        assert_eq!(SenseKey::pos_of("bank.n.01"), None);
+        assert_eq!(SenseKey::pos_of("x%9:00:00::"), None);
     }
 }

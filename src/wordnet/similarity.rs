@@ -160,15 +160,6 @@ impl SimilarityCache {
     }
 }
 
-fn pos_index(p: Pos) -> usize {
-    match p {
-        Pos::Noun => 0,
-        Pos::Verb => 1,
-        Pos::Adj => 2,
-        Pos::Adv => 3,
-    }
-}
-
 /// Parents (hypernyms and instance hypernyms) of the synset at `i`, as positions.
 fn parents(inv: &Inventory, i: usize) -> impl Iterator<Item = usize> + '_ {
     inv.synsets()[i]
@@ -247,7 +238,7 @@ fn compute_depths(inv: &Inventory) -> Depths {
     }
     let mut taxonomy = [0u16; 4];
     for (i, s) in inv.synsets().iter().enumerate() {
-        let t = &mut taxonomy[pos_index(s.id.pos)];
+        let t = &mut taxonomy[s.id.pos.index()];
         *t = (*t).max(max[i]);
     }
     Depths { min, max, taxonomy }
@@ -342,7 +333,7 @@ impl<'a> Similarity<'a> {
 
     /// The deepest max depth of a category (19 for nouns in WordNet 3.0).
     pub fn taxonomy_depth(&self, pos: Pos) -> u32 {
-        self.depths().taxonomy[pos_index(pos)] as u32
+        self.depths().taxonomy[pos.index()] as u32
     }
 
     /// The hypernym closure of `id` (itself included) with shortest
@@ -581,7 +572,7 @@ impl<'a> Similarity<'a> {
         Some(2.0 * lcs / (ic1 + ic2))
     }
 
-    /// Any measure. IC measures need `ic` ([`Error::Other`] without one).
+    /// Any measure. IC measures need `ic` ([`Error::BadParameter`] without one).
     pub fn measure(
         &self,
         m: Measure,
@@ -591,10 +582,11 @@ impl<'a> Similarity<'a> {
     ) -> Result<Option<f64>> {
         let need = || {
             ic.ok_or_else(|| {
-                Error::Other(format!(
-                    "measure {} needs an information-content table",
-                    m.name()
-                ))
+                Error::bad_parameter(
+                    "measure",
+                    m.name(),
+                    "needs an information-content table (--ic FILE, or the default from WordNet's tag counts)",
+                )
             })
         };
         Ok(match m {
@@ -663,7 +655,7 @@ impl Ic {
         for &(p, _) in closure_of(inv, i).iter() {
             self.counts[p as usize] += weight;
         }
-        self.totals[pos_index(id.pos)] += weight;
+        self.totals[id.pos.index()] += weight;
         true
     }
 
@@ -679,7 +671,7 @@ impl Ic {
 
     /// The category total (NLTK's root count).
     pub fn total(&self, pos: Pos) -> f64 {
-        self.totals[pos_index(pos)]
+        self.totals[pos.index()]
     }
 
     fn ic_at(&self, inv: &Inventory, i: usize) -> f64 {
@@ -687,7 +679,7 @@ impl Ic {
         if c == 0.0 {
             return NLTK_INF;
         }
-        -(c / self.totals[pos_index(inv.synsets()[i].id.pos)]).ln()
+        -(c / self.totals[inv.synsets()[i].id.pos.index()]).ln()
     }
 
     /// Information content `-ln(count / total)` (NLTK's
@@ -797,8 +789,8 @@ impl Ic {
                 .and_then(Pos::from_letter)
                 .ok_or_else(|| bad(format!("bad part of speech in {id:?}")))?;
             if num == "ROOT" {
-                ic.totals[pos_index(pos)] = count;
-                roots[pos_index(pos)] = true;
+                ic.totals[pos.index()] = count;
+                roots[pos.index()] = true;
                 continue;
             }
             let offset: u32 = num
