@@ -137,9 +137,8 @@ impl Inventory {
             let parsed: Vec<Result<Parsed>> = handles
                 .into_iter()
                 .map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        Err(Error::Internal("a WordNet loader thread panicked"))
-                    })
+                    h.join()
+                        .unwrap_or(Err(Error::Internal("a WordNet loader thread panicked")))
                 })
                 .collect();
             (parsed, keys)
