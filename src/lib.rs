@@ -48,3 +48,8 @@ pub mod train;
 pub mod wordnet;
 
 pub use error::{Error, Result};
+
+/// The README's Rust examples, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

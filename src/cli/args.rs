@@ -37,9 +37,8 @@ pub struct ResourceArgs {
 }
 
 impl ResourceArgs {
-    /// The library's resources at these paths (nothing loaded yet). They
-    /// live until the process ends: freeing the inventory's million small
-    /// allocations at exit is wasted work.
+    /// The library's resources at these paths (nothing loaded yet), kept
+    /// until the process ends ([`super::until_exit`]).
     pub fn resources(&self, cli: &Cli, pos_training: PosTraining) -> &'static Resources {
         let paths = ResourcePaths {
             wordnet: cli.wordnet.clone(),
@@ -49,11 +48,11 @@ impl ResourceArgs {
             models: self.model.clone(),
             ic: self.ic.clone(),
         };
-        Box::leak(Box::new(
+        super::until_exit(
             Resources::new(paths)
                 .with_pos_training(pos_training)
                 .quiet(cli.quiet),
-        ))
+        )
     }
 }
 

@@ -34,7 +34,7 @@ pub struct Args {
 
 /// Run `wsd ic`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
-    let inv = Inventory::open(cli.wordnet.as_deref())?;
+    let inv = super::until_exit(Inventory::open(cli.wordnet.as_deref())?);
     let docs = read_semcor(&args.semcor, args.split)
         .with_context(|| format!("reading SemCor at {}", args.semcor.display()))?;
     let keys = docs
@@ -42,8 +42,8 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         .flat_map(|d| d.sentences.iter())
         .flat_map(|s| s.tokens.iter())
         .flat_map(|t| t.gold.iter().map(String::as_str));
-    let ic = ic_from_keys(&inv, keys);
-    ic.write(&inv, &args.output)?;
+    let ic = ic_from_keys(inv, keys);
+    ic.write(inv, &args.output)?;
     eprintln!(
         "wsd: information content from {} occurrences ({} keys unknown to WordNet) written to {}",
         ic.occurrences,

@@ -19,7 +19,7 @@ pub struct Args {
 /// Run `wsd info`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let t = Instant::now();
-    let inv = Inventory::open(cli.wordnet.as_deref())?;
+    let inv = super::until_exit(Inventory::open(cli.wordnet.as_deref())?);
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
     let mut by_pos = serde_json::Map::new();
     for p in Pos::ALL {
@@ -69,7 +69,5 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             eprintln!("loaded in {load_ms:.0} ms");
         }
     }
-    // The process ends here: freeing a million allocations is wasted work.
-    std::mem::forget(inv);
     Ok(ExitCode::SUCCESS)
 }

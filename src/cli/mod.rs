@@ -92,6 +92,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Keep `value` until the process ends and never drop it: the process
+/// exits right after the command, and freeing a loaded inventory (a
+/// million small allocations) or all of SemCor is wasted work.
+pub fn until_exit<T>(value: T) -> &'static T {
+    Box::leak(Box::new(value))
+}
+
 /// Print `value` as pretty JSON and a newline on `out`.
 pub fn write_json(
     out: &mut impl std::io::Write,

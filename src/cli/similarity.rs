@@ -4,7 +4,11 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
+use super::args::ResourceArgs;
 use super::{Cli, InfoFormat};
+use wsd::resources::PosTraining;
 use wsd::wordnet::similarity::{ic_from_tag_counts, Ic, Measure, Similarity};
 use wsd::wordnet::{canonical_name, offset_string, resolve_id, Inventory, SynsetId};
 
@@ -65,19 +69,24 @@ fn describe(inv: &Inventory, id: SynsetId) -> anyhow::Result<SynsetRef> {
 
 /// Run `wsd similarity`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
-    let inv = Inventory::open(cli.wordnet.as_deref())?;
-    let a = resolve_id(&inv, &args.id1)?;
-    let b = resolve_id(&inv, &args.id2)?;
-    let ic: Option<Ic> = if args.measure.needs_ic() {
-        Some(match &args.ic {
-            Some(path) => Ic::read(&inv, path)?,
-            None => ic_from_tag_counts(&inv),
+    let res = ResourceArgs {
+        ic: args.ic.clone(),
+        ..Default::default()
+    }
+    .resources(cli, PosTraining::Never);
+    let inv = res.inventory()?;
+    let a = resolve_id(inv, &args.id1)?;
+    let b = resolve_id(inv, &args.id2)?;
+    let ic: Option<Arc<Ic>> = if args.measure.needs_ic() {
+        Some(match res.ic()? {
+            Some(ic) => ic.clone(),
+            None => Arc::new(ic_from_tag_counts(inv)),
         })
     } else {
         None
     };
-    let sim = Similarity::new(&inv).nltk_cross_pos(args.nltk_cross_pos);
-    let value = sim.measure(args.measure, a, b, ic.as_ref())?;
+    let sim = Similarity::new(inv).nltk_cross_pos(args.nltk_cross_pos);
+    let value = sim.measure(args.measure, a, b, ic.as_deref())?;
     let (sa, sb) = (inv.get(a), inv.get(b));
     let note = match (value, sa, sb) {
         (None, Some(x), Some(y)) if x.id.pos != y.id.pos => {
@@ -92,8 +101,8 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     };
     let view = View {
         measure: args.measure,
-        synset1: describe(&inv, a)?,
-        synset2: describe(&inv, b)?,
+        synset1: describe(inv, a)?,
+        synset2: describe(inv, b)?,
         value,
         note,
     };

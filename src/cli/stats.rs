@@ -29,12 +29,13 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let t = Instant::now();
     let (docs, stats) = read_semcor_with_stats(&args.semcor, args.split)
         .with_context(|| format!("reading SemCor at {}", args.semcor.display()))?;
+    let docs = super::until_exit(docs);
     let secs = t.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     write!(out, "{stats}")?;
     match Lookup::open(cli.wordnet.as_deref()) {
         Ok(d) => {
-            let check = check_gold_keys(&docs, |k| d.sense_index(k).ok().flatten().is_some());
+            let check = check_gold_keys(docs, |k| d.sense_index(k).ok().flatten().is_some());
             writeln!(
                 out,
                 "gold keys WordNet lacks: {} of {}{}",
@@ -50,6 +51,5 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         Err(e) => eprintln!("wsd: keys not checked: {e}"),
     }
     eprintln!("wsd: read {} documents in {:.3} s", docs.len(), secs);
-    std::mem::forget(docs);
     Ok(ExitCode::SUCCESS)
 }
