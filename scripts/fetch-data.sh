@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Make sure the data wsd needs is in place, relative to the repository root:
+# Make sure the data wsd needs is in place, relative to the repository root
+# (or to $WSD_DATA_DEST when set: scripts/install.sh sets it to the data
+# home, ~/.local/share/wsd or $WSD_HOME):
 #   wordnet/dict/                      Princeton WordNet 3.0
 #   corpora/semcor3.0/                 SemCor 3.0 (brown1, brown2, brownv)
 #   corpora/wsd-eval/semeval2007/      SemEval-2007 dev set of the evaluation framework
@@ -9,10 +11,11 @@
 # against known sha256 sums. Idempotent. Exit status non-zero with a message
 # saying what is missing when something cannot be had.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
 MIRROR=${WSD_DATA_MIRROR:-}
 if [ -n "$MIRROR" ]; then MIRROR=$(cd "$MIRROR" && pwd); fi
+cd "$(dirname "$0")/.."
+if [ -n "${WSD_DATA_DEST:-}" ]; then mkdir -p "$WSD_DATA_DEST" && cd "$WSD_DATA_DEST"; fi
+ROOT=$PWD
 
 SHA_DATA_NOUN=fea17d2f9656611334eac790e5d69e47645fa180c4aa481fb4cd9b3520754ca2
 SHA_INDEX_SENSE=ce997000ec806318ff1dfadf77d314ac527358e127d7bbe3d1f4e83a1c5c1c2b

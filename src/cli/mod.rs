@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub mod args;
+mod data;
 mod embed;
 mod eval;
 mod ic;
@@ -26,7 +27,8 @@ mod train;
 #[derive(Parser, Debug)]
 #[command(name = "wsd", version, about, long_about = None)]
 pub struct Cli {
-    /// WordNet dict folder (else $WNSEARCHDIR, ./wordnet/dict, /usr/share/wordnet).
+    /// WordNet dict folder (else $WNSEARCHDIR, $WSD_HOME/wordnet/dict,
+    /// ./wordnet/dict, /usr/share/wordnet).
     #[arg(long, global = true, value_name = "DIR")]
     pub wordnet: Option<PathBuf>,
 
@@ -73,6 +75,8 @@ pub enum Command {
     Similarity(similarity::Args),
     /// Contextual vectors of every word of plain text (JSON lines, one sentence a line).
     Embed(embed::Args),
+    /// Where each resource (WordNet, SemCor, models) was found, or how to get it.
+    Data(data::Args),
 }
 
 /// Run the parsed command line.
@@ -89,6 +93,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Stats(a) => stats::run(&cli, a),
         Command::Similarity(a) => similarity::run(&cli, a),
         Command::Embed(a) => embed::run(&cli, a),
+        Command::Data(a) => data::run(&cli, a),
     }
 }
 

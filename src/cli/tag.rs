@@ -87,7 +87,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             args.targets.clone()
         },
     };
-    let mut writer = TagWriter::new(inv, args.format);
+    let mut writer = TagWriter::new(inv, args.format, method.name());
     writer.sense_format = args.sense_format;
     writer.gloss = args.gloss;
     let threads = args

@@ -257,6 +257,9 @@ pub fn trainable() -> Vec<&'static str> {
     n
 }
 
+/// The method that ends the default chain (see [`MethodSpec::default_for`]).
+pub const DEFAULT_UNTRAINED: &str = "lesk-ext";
+
 /// Run-time options shared by every method (each uses those it knows).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MethodOptions {
@@ -323,7 +326,13 @@ impl MethodSpec {
     }
 
     /// The default chain for `res`: the trained methods whose models are
-    /// at hand (most accurate first), then `mfs`; and why, for stderr.
+    /// at hand (most accurate first), then [`DEFAULT_UNTRAINED`], the most
+    /// accurate method that needs no model and uses the context; and why,
+    /// for stderr.
+    ///
+    /// On the SemEval-2007 dev set and SemCor's test split (train-split
+    /// models): `lesk-ext` 57.1 / 73.7 against `mfs` 55.2 / 73.3, and
+    /// `nb,lesk-ext` 62.2 / 75.4 against `nb,mfs` 61.1 / 75.0.
     pub fn default_for(res: &Resources, options: MethodOptions) -> (MethodSpec, String) {
         let found: Vec<&'static Method> = ["knn", "nb"]
             .iter()
@@ -331,13 +340,19 @@ impl MethodSpec {
             .filter_map(|n| Method::by_name(n).ok())
             .collect();
         let why = if found.is_empty() {
-            "no trained model in models/; train one with `wsd train --method nb`".to_string()
+            format!(
+                "the default without a trained model: it uses the context and needs none; train one with `wsd train --method nb` for {}",
+                "nb,lesk-ext"
+            )
         } else {
             let names: Vec<&str> = found.iter().map(|m| m.name).collect();
-            format!("trained model(s) found for {}", names.join(", "))
+            format!(
+                "the default with the trained model(s) found for {}",
+                names.join(", ")
+            )
         };
         let mut methods = found;
-        methods.push(Method::by_name("mfs").expect("mfs is registered"));
+        methods.push(Method::by_name(DEFAULT_UNTRAINED).expect("registered"));
         (MethodSpec { methods, options }, why)
     }
 }

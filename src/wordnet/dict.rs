@@ -1,8 +1,10 @@
 //! Finding the dict folder and reading its files.
 //!
 //! Discovery follows Princeton's convention: an explicit `--wordnet DIR`,
-//! else `$WNSEARCHDIR`, else `./wordnet/dict` (where `scripts/fetch-data.sh`
-//! puts it), else `/usr/share/wordnet` (Debian's `wordnet-base`).
+//! else `$WNSEARCHDIR`, else the data home's `wordnet/dict`
+//! ([`crate::resources::data_home`]), else `./wordnet/dict` (where
+//! `scripts/fetch-data.sh` puts it in a checkout), else
+//! `/usr/share/wordnet` (Debian's `wordnet-base`).
 
 use std::path::{Path, PathBuf};
 
@@ -24,7 +26,7 @@ pub fn find_dict(explicit: Option<&Path>) -> Result<PathBuf> {
                 candidates.push(PathBuf::from(env));
             }
         }
-        candidates.push(PathBuf::from("wordnet/dict"));
+        candidates.extend(crate::resources::search_path("wordnet/dict"));
         candidates.push(PathBuf::from("/usr/share/wordnet"));
     }
     for dir in candidates {
