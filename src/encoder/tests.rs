@@ -404,7 +404,7 @@ fn minilm_wordpiece() {
 /// `transformers`); ignored by default as the file is not committed. Run
 /// with `WSD_TOKENIZER_CASES=cases.json cargo test --lib tokenizer_cases -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "needs a case file: WSD_TOKENIZER_CASES=cases.json cargo test --release --lib minilm_tokenizer_cases -- --ignored"]
 fn minilm_tokenizer_cases() {
     let Some(enc) = minilm() else { return };
     let Some(path) = std::env::var_os("WSD_TOKENIZER_CASES") else {
@@ -543,7 +543,7 @@ fn minilm_long_sentence() {
 /// Writes the sentences to `$TMPDIR/wsd-encoder-bench.txt` so that
 /// `scripts/reference_encoder.py --bench FILE` can time the same input.
 #[test]
-#[ignore]
+#[ignore = "benchmark (needs models/all-MiniLM-L6-v2): cargo test --release --lib bench_encode_words -- --ignored --nocapture"]
 fn bench_encode_words() {
     let Some(enc) = minilm() else { return };
     let tok = enc.tokenizer();
