@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write tests/fixtures/mini-wordnet/: a miniature WordNet 3.0 dict folder.
 
-Two dozen synsets written for wsd's unit tests (parsing, ids, morphy,
+27 synsets written for wsd's unit tests (parsing, ids, morphy,
 similarity), in the real Princeton format (wndb(5WN), senseidx(5WN)):
 
 * data.noun/verb/adj/adv: a licence-style header (lines starting with two
@@ -24,7 +24,8 @@ sents.vrb, sentidx.vrb and cntlist* are not read by wsd and not written.
 Glosses are adapted from WordNet 3.0 (Copyright 2006 Princeton University,
 WordNet 3.0 licence). The taxonomy is simplified, and two quirks are
 deliberate: water/H2O has two hypernyms at different depths (min depth 2,
-max depth 3) and goose hangs directly under object.
+max depth 3), so seawater below it has min depth 3 and max depth 4, and
+goose hangs directly under object.
 
 Run from anywhere: python3 scripts/make_mini_wordnet.py [OUT_DIR]
 The output is deterministic; tests/mini_wordnet.rs checks it.
@@ -109,6 +110,9 @@ SYNSETS = [
     ("goose", "noun", "n", 5, [("goose", 0)],
      [("@", "object", 0, 0)], [],
      "web-footed long-necked typically gregarious migratory aquatic birds usually larger and less aquatic than ducks"),
+    ("seawater", "noun", "n", 27, [("seawater", 0), ("saltwater", 0), ("brine", 0)],
+     [("@", "water_h2o", 0, 0)], [],
+     "water containing salts; \"the water in the ocean is all saltwater\""),
     # ---- verbs -------------------------------------------------------
     ("transact", "verb", "v", 41, [("transact", 0)], [], [(2, 0)],
      "conduct business"),
@@ -157,6 +161,7 @@ TAG_COUNTS = {
     ("liquid", "liquid"): 9,
     ("water_h2o", "water"): 30,
     ("goose", "goose"): 3,
+    ("seawater", "seawater"): 2,
     ("transact", "transact"): 1,
     ("bank_v", "bank"): 2,
     ("happen", "happen"): 54,

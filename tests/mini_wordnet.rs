@@ -1,6 +1,6 @@
 //! Fast tests of the WordNet code on the miniature dict folder
 //! `tests/fixtures/mini-wordnet` (written by `scripts/make_mini_wordnet.py`;
-//! 26 synsets, no real data needed): parsing, ids, morphy, similarity, and
+//! 27 synsets, no real data needed): parsing, ids, morphy, similarity, and
 //! `wsd senses` / `wsd synset` on it.
 //!
 //! The taxonomy (noun depths in brackets, `@i` an instance hypernym):
@@ -15,9 +15,10 @@
 //! │   │   ├── body_of_water, water [3]         00002414-n  (water.n.02)
 //! │   │   │   └── river [4]                    00002665-n
 //! │   │   │       └── @i Thames [5]            00002829-n
-//! │   │   └── goose [3]                        00003405-n
+//! │   │   └── goose [3]                        00003423-n
 //! │   ├── liquid [2]                           00002973-n
 //! │   │   └── water, H2O                       00003125-n  (water.n.01)
+//! │   │       └── seawater, saltwater, brine   00003585-n  (min depth 3, max 4)
 //! │   └── water, H2O (second hypernym: min depth 2, max depth 3)
 //! └── abstraction, abstract_entity [1]         00000624-n
 //!     └── group, grouping [2]                  00001052-n
@@ -94,7 +95,8 @@ const RIVER: u32 = 2665;
 const THAMES: u32 = 2829;
 const LIQUID: u32 = 2973;
 const WATER: u32 = 3125;
-const GOOSE: u32 = 3405;
+const GOOSE: u32 = 3423;
+const SEAWATER: u32 = 3585;
 const TRANSACT: u32 = 299;
 const BANK_V: u32 = 381;
 const HAPPEN: u32 = 556;
@@ -124,7 +126,7 @@ fn loads_every_synset_at_its_byte_offset() {
             count(Pos::Adj),
             count(Pos::Adv)
         ],
-        [17, 3, 5, 1]
+        [18, 3, 5, 1]
     );
     let sats = inv
         .synsets()
@@ -311,7 +313,7 @@ fn damaged_dicts_are_refused_with_file_and_line() {
     assert!(e.contains("data.noun:5:"), "{e}");
     assert!(e.contains("starts at byte 300"), "{e}");
     // An index entry pointing at no synset.
-    let d = damaged("index.noun", |t| t.replace("00003405", "00003406"));
+    let d = damaged("index.noun", |t| t.replace("00003423", "00003424"));
     let e = load_err(d.path());
     assert!(
         e.contains("\"goose\"") && e.contains("missing synset"),
@@ -361,7 +363,7 @@ fn every_sense_key_round_trips_through_both_readers() {
     // One key per (word, synset) pair of the data files.
     let pairs: usize = inv.synsets().iter().map(|s| s.words.len()).sum();
     assert_eq!(n_keys, pairs);
-    assert_eq!(n_keys, 45);
+    assert_eq!(n_keys, 48);
 }
 
 #[test]
@@ -576,6 +578,13 @@ fn hypernym_paths_follow_instances_and_multiple_parents() {
         ]
     );
     assert_eq!(
+        hypernym_paths(&d, n(SEAWATER)).unwrap(),
+        [
+            vec![n(ENTITY), n(PHYSICAL), n(LIQUID), n(WATER), n(SEAWATER)],
+            vec![n(ENTITY), n(PHYSICAL), n(WATER), n(SEAWATER)]
+        ]
+    );
+    assert_eq!(
         hypernym_paths(&d, n(DEPOSITORY)).unwrap(),
         [vec![
             n(ENTITY),
@@ -685,6 +694,8 @@ fn depths_min_and_max() {
     // entity > physical_entity > liquid > water (3).
     assert_eq!(sim.min_depth(n(WATER)), Some(2));
     assert_eq!(sim.max_depth(n(WATER)), Some(3));
+    assert_eq!(sim.min_depth(n(SEAWATER)), Some(3));
+    assert_eq!(sim.max_depth(n(SEAWATER)), Some(4));
     assert_eq!(sim.taxonomy_depth(Pos::Noun), 5);
     assert_eq!(sim.taxonomy_depth(Pos::Verb), 1);
     assert_eq!(sim.taxonomy_depth(Pos::Adj), 0);
@@ -720,6 +731,8 @@ fn path_similarity_by_hand() {
         // water's direct pointer to physical_entity (1) + river's 3: 1 / 5
         (n(WATER), n(RIVER), 4, 0.2),
         (n(WATER), n(LIQUID), 1, 0.5),
+        // seawater → water → liquid (2)
+        (n(SEAWATER), n(LIQUID), 2, 1.0 / 3.0),
         (n(DEPOSITORY), n(DEPOSITORY), 0, 1.0),
         // verbs simulate a root: bank.v.01 → transact.v.01 is 1 edge
         (v(BANK_V), v(TRANSACT), 1, 0.5),
@@ -763,6 +776,10 @@ fn wu_palmer_by_hand() {
         (n(WATER), n(RIVER), 0.5),
         // subsumer liquid (depth 3); lengths 1 and 0: 6 / 7
         (n(WATER), n(LIQUID), 6.0 / 7.0),
+        // subsumer physical_entity (depth 2); lengths 2 and 3: 4 / 9
+        (n(SEAWATER), n(RIVER), 4.0 / 9.0),
+        // subsumer liquid (depth 3); lengths 2 and 0: 6 / 8
+        (n(SEAWATER), n(LIQUID), 0.75),
         // subsumer financial_institution (depth 5); lengths 1 and 0
         (n(DEPOSITORY), n(FINANCIAL), 10.0 / 11.0),
         (n(WATER), n(WATER), 1.0),
@@ -781,6 +798,13 @@ fn wu_palmer_by_hand() {
     // name that sorts first, "*ROOT*" (depth 1, lengths 2 and 1): 2 / (3 + 2).
     close(sim.wup(v(TRANSACT), v(BANK_V)), 2.0 / 3.0);
     close(sim.wup(v(BANK_V), v(TRANSACT)), 0.4);
+    // The same among nouns: water and liquid both have min depth 2. From
+    // water, water is the subsumer, and its depth is its *max* depth + 1 = 4
+    // (lengths 0 and 1): 8 / (4 + 5). From seawater, the tie goes to
+    // liquid.n.01, which sorts before water.n.01 (depth 3, lengths 2 and
+    // 1): 6 / (5 + 4).
+    close(sim.wup(n(WATER), n(SEAWATER)), 8.0 / 9.0);
+    close(sim.wup(n(SEAWATER), n(WATER)), 2.0 / 3.0);
     assert_eq!(sim.wup(n(WATER), v(HAPPEN)), None);
 }
 
@@ -791,7 +815,9 @@ fn leacock_chodorow_by_hand() {
     close(sim.lch(n(BANK_SLOPE), n(RIVER)), 2f64.ln()); // -ln(5 / 10)
     close(sim.lch(n(BANK_SLOPE), n(DEPOSITORY)), 0.0); // -ln(10 / 10)
     close(sim.lch(n(RIVER), n(RIVER)), 10f64.ln()); // -ln(1 / 10)
-                                                    // Verbs: D = 1 + 1 for the simulated root; d = 1: -ln(2 / 4).
+                                                    // seawater → water → physical_entity (2) + river's 3: -ln(6 / 10)
+    close(sim.lch(n(SEAWATER), n(RIVER)), -(0.6f64.ln()));
+    // Verbs: D = 1 + 1 for the simulated root; d = 1: -ln(2 / 4).
     close(sim.lch(v(BANK_V), v(TRANSACT)), 2f64.ln());
     // Head adjectives: D = 0 + 1, d = 2 through *ROOT*: -ln(3 / 2).
     close(sim.lch(a(WET), a(DRY)), -(1.5f64.ln()));
