@@ -468,7 +468,7 @@ fn evaluate(m: &dyn Disambiguator, docs: &[Document], gold: &Gold) -> (f64, usiz
 }
 
 #[test]
-#[ignore]
+#[ignore = "measurement: F1 and speed of the knowledge-based methods on SemEval-2007; run in release mode with --nocapture"]
 fn eval_semeval2007() {
     use wsd::disambig::lesk::ExtendedLeskOptions;
     let (docs, gold) = semeval2007();
@@ -534,7 +534,7 @@ fn eval_semeval2007() {
 
 /// Grid over lesk-ext's options on the dev set (tuning aid; `--ignored`).
 #[test]
-#[ignore]
+#[ignore = "tuning run: grid over lesk-ext's options on SemEval-2007; run in release mode with --nocapture"]
 fn tune_lesk_ext_semeval2007() {
     use wsd::disambig::lesk::{ExtendedLeskOptions, RelationWeights, Window};
     let (docs, gold) = semeval2007();
@@ -610,7 +610,7 @@ fn semcor_split(test: bool) -> (Vec<Document>, Gold) {
 /// tag counts, hence the first sense and lesk-ext's prior, come from the
 /// semantic concordances SemCor belongs to, so MFS is optimistic here.
 #[test]
-#[ignore]
+#[ignore = "measurement: the chosen configurations on SemCor train and test (slow); run in release mode with --nocapture"]
 fn eval_semcor_splits() {
     use wsd::disambig::lesk::ExtendedLeskOptions;
     for test in [false, true] {

@@ -3,6 +3,8 @@
 //! it first).
 //!
 //! * `wordnet` — the inventory, ids, morphy, `wsd senses` / `wsd synset`, bad input.
+//! * `mini_wordnet` — parsing, ids, morphy and similarity on the miniature dict
+//!   `tests/fixtures/mini-wordnet` (fast; needs none of the fetched data).
 //! * `corpus` — SemCor and XML readers, the scorer, `wsd eval` / `wsd score`, MFS.
 //! * `tag` — `wsd tag` on plain text: pipeline, formats, streaming, bad input.
 //! * `knowledge` — similarity measures against NLTK, IC tables, `wsd similarity`,
@@ -13,6 +15,7 @@
 mod corpus;
 mod knn;
 mod knowledge;
+mod mini_wordnet;
 mod nb;
 mod tag;
 mod util;

@@ -318,3 +318,95 @@ mod tests {
         assert_eq!(k.get("a").unwrap(), ["3"]);
     }
 }
+
+#[cfg(test)]
+mod prop_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// An id or key: anything without white space.
+    fn field() -> impl Strategy<Value = String> {
+        "[^\\s]{1,16}"
+    }
+
+    /// Entries with repeated ids and unanswered instances among them.
+    fn entries() -> impl Strategy<Value = Vec<(String, Vec<String>)>> {
+        prop::collection::vec(
+            (
+                prop_oneof![field(), "[a-c]"],
+                prop::collection::vec(field(), 0..4),
+            ),
+            0..24,
+        )
+    }
+
+    /// What a reader must get back: the instances that have a key.
+    fn answered(k: &KeyFile) -> KeyFile {
+        k.iter()
+            .filter(|(_, keys)| !keys.is_empty())
+            .map(|(id, keys)| (id, keys.to_vec()))
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        #[test]
+        fn write_then_parse_round_trips(entries in entries()) {
+            let k: KeyFile = entries.into_iter().collect();
+            let mut buf = Vec::new();
+            write_keys(&mut buf, &k).unwrap();
+            let text = String::from_utf8(buf).unwrap();
+            let back = parse_keys(&text, "mem").unwrap();
+            let want = answered(&k);
+            prop_assert_eq!(text.lines().count(), want.len());
+            prop_assert_eq!(back, want);
+        }
+
+        #[test]
+        fn ids_or_keys_with_white_space_are_refused(
+            a in field(),
+            b in field(),
+            ws in prop::sample::select(vec![" ", "\t", "\n", "\r", "\u{a0}", "\u{2028}"]),
+            in_key in any::<bool>(),
+        ) {
+            let spaced = format!("{a}{ws}{b}");
+            let mut buf = Vec::new();
+            let r = if in_key {
+                write_keys(&mut buf, [(a.as_str(), [spaced.as_str()])])
+            } else {
+                write_keys(&mut buf, [(spaced.as_str(), [b.as_str()])])
+            };
+            prop_assert_eq!(r.unwrap_err().kind(), io::ErrorKind::InvalidInput);
+        }
+
+        #[test]
+        fn a_repeated_id_is_refused_on_its_second_line(
+            entries in prop::collection::vec((field(), field()), 1..12),
+            pick in any::<prop::sample::Index>(),
+        ) {
+            let k: KeyFile = entries.into_iter().map(|(id, key)| (id, vec![key])).collect();
+            let mut buf = Vec::new();
+            write_keys(&mut buf, &k).unwrap();
+            let dup = k.ids().nth(pick.index(k.len())).unwrap().to_string();
+            buf.extend_from_slice(format!("{dup} again\n").as_bytes());
+            let text = String::from_utf8(buf).unwrap();
+            let e = parse_keys(&text, "mem").unwrap_err();
+            let is_dup_at_end = matches!(e, Error::Parse { line, .. } if line == k.len() + 1);
+            prop_assert!(is_dup_at_end, "{}", e);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        #[test]
+        fn key_files_round_trip_through_the_file_system(entries in entries()) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("answers.key");
+            let k: KeyFile = entries.into_iter().collect();
+            write_key_file(&path, &k).unwrap();
+            prop_assert_eq!(read_key_file(&path).unwrap(), answered(&k));
+        }
+    }
+}

@@ -427,7 +427,7 @@ mod tests {
     /// against the gold key file. Root from `WSD_EVAL` (default
     /// `corpora/wsd-eval`).
     #[test]
-    #[ignore]
+    #[ignore = "needs the real data (corpora/wsd-eval or $WSD_EVAL), which unit tests do without: cargo test --release --lib real_semeval2007 -- --ignored --nocapture"]
     fn real_semeval2007() {
         let root = std::env::var("WSD_EVAL")
             .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/wsd-eval").into());

@@ -889,7 +889,7 @@ mod tests {
     /// `wordnet/dict`) has one. Run with
     /// `cargo test --release --lib corpus -- --ignored --nocapture`.
     #[test]
-    #[ignore]
+    #[ignore = "needs the real data (all of SemCor 3.0, corpora/semcor3.0 or $WSD_SEMCOR), which unit tests do without: cargo test --release --lib real_semcor -- --ignored --nocapture"]
     fn real_semcor() {
         let root = std::env::var("WSD_SEMCOR").unwrap_or_else(|_| {
             concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/semcor3.0").to_string()

@@ -339,7 +339,7 @@ mod tests {
     }
 
     #[test]
-    #[ignore]
+    #[ignore = "benchmark: cargo test --release --lib gelu_speed -- --ignored --nocapture"]
     fn gelu_speed() {
         let mut xs: Vec<f32> = (0..10_000_000)
             .map(|i| (i % 2000) as f32 / 200.0 - 5.0)

@@ -389,7 +389,7 @@ mod tests {
     /// `cargo test --release --lib sgemm_peak -- --ignored --nocapture`
     /// (`MATMUL_NUM_THREADS=1` for one core).
     #[test]
-    #[ignore]
+    #[ignore = "benchmark: cargo test --release --lib sgemm_peak -- --ignored --nocapture"]
     fn sgemm_peak() {
         for (m, k, n) in [
             (512, 384, 1536),

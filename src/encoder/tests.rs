@@ -1,5 +1,6 @@
 //! Tests of the whole encoder: a tiny synthetic checkpoint (always run) and
-//! the real MiniLM checkpoint (run when it is present; see [`model_dir`]).
+//! the real MiniLM checkpoint (which must be present: see [`model_dir`] and
+//! [`minilm`]; `scripts/fetch-model.sh` puts it in place).
 
 use std::path::{Path, PathBuf};
 
@@ -26,20 +27,22 @@ fn model_dir() -> Option<PathBuf> {
         .find(|d| d.join("model.safetensors").is_file())
 }
 
-/// The real encoder, loaded once for all tests; `None` (with a note on
-/// stderr) when the checkpoint is absent.
-fn minilm() -> Option<&'static Encoder> {
-    static ENCODER: std::sync::OnceLock<Option<Encoder>> = std::sync::OnceLock::new();
-    let enc = ENCODER.get_or_init(|| {
-        let dir = model_dir()?;
-        Some(Encoder::load(&dir).expect("the MiniLM checkpoint loads"))
-    });
-    if enc.is_none() {
-        eprintln!(
-            "skipped: no MiniLM checkpoint (set WSD_MODEL_DIR or run scripts/fetch-model.sh)"
-        );
-    }
-    enc.as_ref()
+/// The real encoder, loaded once for all tests. A missing checkpoint fails
+/// the test that asks for it, naming the fix: these tests check the encoder
+/// against references and must not pass without checking anything
+/// (`scripts/test.sh`, hence CI, runs `scripts/fetch-model.sh` first).
+fn minilm() -> &'static Encoder {
+    static ENCODER: std::sync::OnceLock<Encoder> = std::sync::OnceLock::new();
+    ENCODER.get_or_init(|| {
+        let dir = model_dir().unwrap_or_else(|| {
+            panic!(
+                "no MiniLM checkpoint (model.safetensors in $WSD_MODEL_DIR, \
+                 models/all-MiniLM-L6-v2 or ../shared/models/all-MiniLM-L6-v2): \
+                 run scripts/fetch-model.sh (scripts/test.sh does) first"
+            )
+        });
+        Encoder::load(&dir).expect("the MiniLM checkpoint loads")
+    })
 }
 
 fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
@@ -375,7 +378,7 @@ fn sinusoidal_positions_load_without_learned_table() {
 
 #[test]
 fn minilm_wordpiece() {
-    let Some(enc) = minilm() else { return };
+    let enc = minilm();
     let tok = enc.tokenizer();
     assert_eq!(tok.len(), 30522);
     assert_eq!(tok.cls_id(), 101);
@@ -404,13 +407,12 @@ fn minilm_wordpiece() {
 /// `transformers`); ignored by default as the file is not committed. Run
 /// with `WSD_TOKENIZER_CASES=cases.json cargo test --lib tokenizer_cases -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "needs a case file: WSD_TOKENIZER_CASES=cases.json cargo test --release --lib minilm_tokenizer_cases -- --ignored"]
 fn minilm_tokenizer_cases() {
-    let Some(enc) = minilm() else { return };
-    let Some(path) = std::env::var_os("WSD_TOKENIZER_CASES") else {
-        eprintln!("skipped: WSD_TOKENIZER_CASES not set");
-        return;
-    };
+    let enc = minilm();
+    let path = std::env::var_os("WSD_TOKENIZER_CASES").unwrap_or_else(|| {
+        panic!("set WSD_TOKENIZER_CASES to a JSON file of {{\"text\", \"pieces\"}} cases")
+    });
     #[derive(serde::Deserialize)]
     struct Case {
         text: String,
@@ -454,7 +456,7 @@ struct FixtureSentence {
 /// piece ids, last-layer vectors within 1e-4.
 #[test]
 fn minilm_matches_numpy_reference() {
-    let Some(enc) = minilm() else { return };
+    let enc = minilm();
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/encoder_reference.json");
     let fixture: Fixture = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let tok = enc.tokenizer();
@@ -501,7 +503,7 @@ fn minilm_matches_numpy_reference() {
 /// gets two different vectors, closer for the same sense.
 #[test]
 fn minilm_vectors_are_contextual() {
-    let Some(enc) = minilm() else { return };
+    let enc = minilm();
     let s = [
         words("he sat on the bank of the river and watched the water"),
         words("she deposited the money at the bank on friday"),
@@ -523,7 +525,7 @@ fn minilm_vectors_are_contextual() {
 /// A sentence of more than 510 pieces is windowed.
 #[test]
 fn minilm_long_sentence() {
-    let Some(enc) = minilm() else { return };
+    let enc = minilm();
     let long: Vec<String> = (0..700)
         .map(|i| ["the", "bank", "river"][i % 3].into())
         .collect();
@@ -543,9 +545,9 @@ fn minilm_long_sentence() {
 /// Writes the sentences to `$TMPDIR/wsd-encoder-bench.txt` so that
 /// `scripts/reference_encoder.py --bench FILE` can time the same input.
 #[test]
-#[ignore]
+#[ignore = "benchmark (needs models/all-MiniLM-L6-v2): cargo test --release --lib bench_encode_words -- --ignored --nocapture"]
 fn bench_encode_words() {
-    let Some(enc) = minilm() else { return };
+    let enc = minilm();
     let tok = enc.tokenizer();
     // whole-word vocabulary entries, some with a suffix piece glued on so
     // that words split into several pieces as real text does

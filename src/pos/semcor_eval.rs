@@ -229,7 +229,7 @@ fn report(label: &str, s: &Scores) {
 
 /// The reported experiment: train on the train split, score the test split.
 #[test]
-#[ignore]
+#[ignore = "experiment: trains and scores the POS tagger on SemCor: cargo test --release --lib semcor_accuracy -- --ignored --nocapture"]
 fn semcor_accuracy() {
     let iterations: usize = std::env::var("WSD_POS_ITERS")
         .ok()
@@ -286,7 +286,7 @@ fn semcor_accuracy() {
 /// `iterations:flags:heads,…` (flags in decimal, see `features::flags`;
 /// heads 1 = supervise only multiword heads, 0 = every word).
 #[test]
-#[ignore]
+#[ignore = "tuning run (does nothing unless $WSD_POS_TUNE is set): WSD_POS_TUNE=default cargo test --release --lib semcor_tune -- --ignored --nocapture"]
 fn semcor_tune() {
     let Ok(grid) = std::env::var("WSD_POS_TUNE") else {
         println!("semcor_tune: set WSD_POS_TUNE=default (or a grid) to run the tuning grid");

@@ -155,3 +155,86 @@ mod tests {
         assert_eq!(SenseKey::pos_of("x%9:00:00::"), None);
     }
 }
+
+#[cfg(test)]
+mod prop_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn ss_type() -> impl Strategy<Value = SynsetType> {
+        prop::sample::select(vec![
+            SynsetType::Noun,
+            SynsetType::Verb,
+            SynsetType::Adj,
+            SynsetType::Adv,
+            SynsetType::AdjSatellite,
+        ])
+    }
+
+    /// Any key: the lemma may hold anything printable (even `%` and `:`,
+    /// since the key is split at its last `%`); the head word anything but
+    /// `:`, `%` and white space; a head exactly for satellites.
+    fn key() -> impl Strategy<Value = SenseKey> {
+        (
+            "\\PC{1,16}",
+            ss_type(),
+            0u8..100,
+            0u8..100,
+            "[^:%\\s]{1,12}",
+            0u8..100,
+        )
+            .prop_map(|(lemma, ss_type, lex_filenum, lex_id, word, id)| SenseKey {
+                lemma,
+                ss_type,
+                lex_filenum,
+                lex_id,
+                head: (ss_type == SynsetType::AdjSatellite).then_some((word, id)),
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn format_then_parse_is_the_identity(k in key()) {
+            let s = k.to_string();
+            prop_assert_eq!(s.parse::<SenseKey>(), Ok(k.clone()));
+            // A head on a non-satellite, or none on a satellite, is refused.
+            let mut flipped = k.clone();
+            flipped.head = match k.head {
+                Some(_) => None,
+                None => Some(("head".to_string(), 0)),
+            };
+            prop_assert!(flipped.to_string().parse::<SenseKey>().is_err(), "{}", flipped);
+        }
+
+        #[test]
+        fn keys_spelled_as_wordnet_does_print_back_unchanged(
+            s in "[a-z0-9_.'-]{1,12}%[1-4]:[0-9]{2}:[0-9]{2}::\
+                  |[a-z0-9_.'-]{1,12}%5:[0-9]{2}:[0-9]{2}:[a-z_]{1,8}:[0-9]{2}"
+        ) {
+            let k: SenseKey = s.parse().map_err(TestCaseError::fail)?;
+            prop_assert_eq!(k.to_string(), s);
+        }
+
+        #[test]
+        fn fields_of_the_wrong_width_are_refused(
+            lemma in "[a-z]{1,8}",
+            t in 1u8..=4,
+            bad in "[0-9]|[0-9]{3}",
+            good in "[0-9]{2}",
+        ) {
+            let refused = |s: String| s.parse::<SenseKey>().is_err();
+            let keys = [
+                format!("{lemma}%{t}:{bad}:{good}::"),
+                format!("{lemma}%{t}:{good}:{bad}::"),
+                format!("{lemma}%5:{good}:{good}:head:{bad}"),
+            ];
+            for k in keys {
+                prop_assert!(refused(k.clone()), "{} was accepted", k);
+            }
+            let fine = format!("{lemma}%{t}:{good}:{good}::");
+            prop_assert!(!refused(fine.clone()), "{} was refused", fine);
+        }
+    }
+}
