@@ -34,7 +34,7 @@ fn tsv_rows_have_offsets_lemmas_and_senses() {
     let header = out.lines().next().unwrap();
     assert_eq!(
         header,
-        "doc\tsentence\ttoken\tstart\tend\ttext\tlemma\tpos\tsense\tmethod\tscore"
+        "doc\tsentence\ttoken\tstart\tend\ttext\tlemma\tpos\tsense\tmethod\tdecided\tscore"
     );
     let rows: Vec<Vec<&str>> = out
         .lines()
@@ -227,4 +227,49 @@ fn the_notes_sentences_get_the_financial_and_the_sloping_land_bank() {
             "{rows:?}"
         );
     }
+}
+
+/// Every target row says who decided and how, or that the method abstained;
+/// a quote token is quoted so csv readers keep the columns.
+#[test]
+fn target_rows_say_who_decided_and_quotes_are_quoted() {
+    let (code, out, err) = run_stdin(
+        tag().args(["--method", "lesk"]),
+        b"He said \"the river bank\" was wide.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(b'\t')
+        .from_reader(out.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let decided = header.iter().position(|h| h == "decided").unwrap();
+    let mut quotes = 0;
+    for row in reader.records() {
+        let row = row.unwrap();
+        assert_eq!(row.len(), header.len(), "{row:?}");
+        quotes += (&row[5] == "\"") as usize;
+        if &row[8] != "-" {
+            assert!(
+                ["method", "tie", "fallback", "single-sense"].contains(&&row[decided]),
+                "{row:?}"
+            );
+        }
+    }
+    assert_eq!(quotes, 2, "{out}");
+    // nb alone abstains on lemmas it has too few examples of: those rows
+    // say so instead of looking like non-targets.
+    let dir = tempdir();
+    let model = dir.path().join("nb.wsd");
+    ok(wsd()
+        .args(["train", "--method", "nb", "--limit-docs", "3", "--output"])
+        .arg(&model));
+    let (code, out, err) = run_stdin(
+        tag().args(["--method", "nb", "--model"]).arg(&model),
+        b"The committee approved the budget.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines().any(|l| l.contains("\tnb\tabstained\t")),
+        "{out}"
+    );
 }
