@@ -193,11 +193,19 @@ fn synset_command_shows_relations_and_paths() {
 }
 
 #[test]
-fn lemma_wordnet_lacks_is_empty_with_a_note() {
+fn lemma_wordnet_lacks_is_empty_with_a_note_and_exit_1() {
     let (out, so, se) = run(wsd().args(["senses", "qwertyuiop"]));
-    assert!(out.status.success());
+    assert_eq!(out.status.code(), Some(1));
     assert!(so.is_empty());
     assert!(se.contains("no entry"), "{se}");
+    // Several words: each one's senses, the unknown one noted.
+    let (out, so, se) = run(wsd().args(["senses", "bass", "qwertyuiop", "geese"]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(so.contains("bass.n 1") && so.contains("goose.n 1"), "{so}");
+    assert!(se.contains("\"qwertyuiop\""), "{se}");
+    let so = ok(wsd().args(["senses", "bass", "geese", "--format", "json"]));
+    let v: serde_json::Value = serde_json::from_str(&so).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 9 + 3, "{so}"); // goose: 2 nouns, 1 verb
 }
 
 #[test]

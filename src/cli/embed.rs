@@ -14,6 +14,9 @@ use wsd::encoder::Encoder;
 
 /// Arguments of `wsd embed`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  echo \"The bank raised its rates.\" | wsd embed | head -1\n  wsd embed book.txt --encoder models/all-MiniLM-L6-v2 > vectors.jsonl"
+)]
 pub struct Args {
     /// Text file, or `-` (the default) for standard input.
     #[arg(value_name = "FILE|-", default_value = "-")]

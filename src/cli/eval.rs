@@ -17,6 +17,9 @@ use wsd::text::MweMatcher;
 
 /// Arguments of `wsd eval`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  wsd eval --method lesk-ext --xml corpora/wsd-eval/semeval2007/semeval2007.data.xml --gold corpora/wsd-eval/semeval2007/semeval2007.gold.key.txt\n  wsd eval --method nb,lesk-ext --semcor corpora/semcor3.0 --split test --per-pos\n  wsd eval --method mfs --raw --xml DATA.xml --gold GOLD.key --format json"
+)]
 pub struct Args {
     /// The method and its options.
     #[command(flatten)]
@@ -68,7 +71,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         }
     };
     let method = spec.build(res)?;
-    let pb = progress::bar(data.instances() as u64, "targets", cli.quiet);
+    let pb = progress::Progress::new(data.instances() as u64, "targets", cli.quiet);
     let (mwe, pipeline);
     let input = if args.raw {
         mwe = MweMatcher::new(inv);
@@ -85,7 +88,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let ev = evaluate(method.as_ref(), inv, &data.docs, &data.gold, input, &|n| {
         pb.inc(n as u64)
     });
-    pb.finish_and_clear();
+    pb.finish();
     if let Some(out) = &args.output {
         write_key_file(out, ev.system.iter())?;
     }

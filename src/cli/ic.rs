@@ -14,6 +14,9 @@ use wsd::wordnet::Inventory;
 
 /// Arguments of `wsd ic`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  wsd ic --output models/ic-semcor.txt\n  wsd similarity car.n.01 boat.n.01 --measure res --ic models/ic-semcor.txt"
+)]
 pub struct Args {
     /// SemCor 3.0 folder.
     #[arg(long, value_name = "DIR", default_value = wsd::resources::DEFAULT_SEMCOR)]
@@ -44,8 +47,9 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         .flat_map(|t| t.gold.iter().map(String::as_str));
     let ic = ic_from_keys(inv, keys);
     ic.write(inv, &args.output)?;
-    eprintln!(
-        "wsd: information content from {} occurrences ({} keys unknown to WordNet) written to {}",
+    crate::note!(
+        cli,
+        "information content from {} occurrences ({} keys unknown to WordNet) written to {}",
         ic.occurrences,
         ic.unknown,
         args.output.display()

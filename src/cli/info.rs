@@ -10,6 +10,7 @@ use wsd::wordnet::{Dictionary, Inventory, Pos, SynsetType};
 
 /// Arguments of `wsd info`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  wsd info\n  wsd info --format json")]
 pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -66,7 +67,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 )?;
             }
             writeln!(out, "index.sense sha256: {}", inv.checksum()?)?;
-            eprintln!("loaded in {load_ms:.0} ms");
+            crate::note!(cli, "loaded in {load_ms:.0} ms");
         }
     }
     Ok(ExitCode::SUCCESS)

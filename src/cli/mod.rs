@@ -32,7 +32,8 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub wordnet: Option<PathBuf>,
 
-    /// Hide progress bars.
+    /// Print nothing on stderr but errors and warnings: no progress, no
+    /// summaries.
     #[arg(long, short, global = true)]
     pub quiet: bool,
 
@@ -95,6 +96,16 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Embed(a) => embed::run(&cli, a),
         Command::Data(a) => data::run(&cli, a),
     }
+}
+
+/// A summary line on stderr (`wsd: …`), unless `--quiet`.
+#[macro_export]
+macro_rules! note {
+    ($cli:expr, $($arg:tt)*) => {
+        if !$cli.quiet {
+            eprintln!("wsd: {}", format!($($arg)*));
+        }
+    };
 }
 
 /// Keep `value` until the process ends and never drop it: the process

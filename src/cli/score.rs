@@ -12,6 +12,9 @@ use wsd::wordnet::{Dictionary, Lookup};
 
 /// Arguments of `wsd score`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  wsd score semeval2007.gold.key.txt system.key\n  wsd score gold.key system.key --format json"
+)]
 pub struct Args {
     /// Gold key file (`id key [key…]` per line).
     pub gold: PathBuf,

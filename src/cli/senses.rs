@@ -1,5 +1,6 @@
-//! `wsd senses LEMMA`: every sense of a word, by binary search in the dict
-//! files (no full load), so it answers in milliseconds.
+//! `wsd senses WORD…`: every sense of each word, by binary search in the
+//! dict files (no full load), so it answers in milliseconds. Exits 1 when
+//! WordNet lacks one of the words.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -11,9 +12,13 @@ use wsd::wordnet::{lookup_senses, Lookup, Pos};
 
 /// Arguments of `wsd senses`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  wsd senses bank\n  wsd senses bass --pos n --format json\n  wsd senses \"took place\""
+)]
 pub struct Args {
-    /// The word (inflected forms and multiwords such as "took place" are fine).
-    pub lemma: String,
+    /// The words (inflected forms and multiwords such as "took place" are fine).
+    #[arg(required = true, value_name = "WORD")]
+    pub lemmas: Vec<String>,
     /// Only this part of speech (n, v, a, r).
     #[arg(long)]
     pub pos: Option<Pos>,
@@ -25,14 +30,19 @@ pub struct Args {
 /// Run `wsd senses`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let dict = Lookup::open(cli.wordnet.as_deref())?;
-    let senses = lookup_senses(&dict, &args.lemma, args.pos)
-        .with_context(|| format!("looking up {:?}", args.lemma))?;
-    if senses.is_empty() {
-        eprintln!(
-            "wsd: WordNet has no {}entry for {:?}",
-            args.pos.map(|p| format!("{p} ")).unwrap_or_default(),
-            args.lemma
-        );
+    let mut senses = Vec::new();
+    let mut unknown = 0;
+    for lemma in &args.lemmas {
+        let found = lookup_senses(&dict, lemma, args.pos)
+            .with_context(|| format!("looking up {lemma:?}"))?;
+        if found.is_empty() {
+            unknown += 1;
+            eprintln!(
+                "wsd: WordNet has no {}entry for {lemma:?}",
+                args.pos.map(|p| format!("{p} ")).unwrap_or_default(),
+            );
+        }
+        senses.extend(found);
     }
     let out = std::io::stdout();
     let mut out = out.lock();
@@ -55,5 +65,10 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    Ok(ExitCode::SUCCESS)
+    // Exit 1 when a word is unknown, as grep does when nothing matches.
+    Ok(if unknown > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -14,6 +14,9 @@ use wsd::wordnet::{canonical_name, offset_string, resolve_id, Inventory, SynsetI
 
 /// Arguments of `wsd similarity`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  wsd similarity car.n.01 boat.n.01 --measure wup\n  wsd similarity dog%1:05:00:: cat%1:05:00:: --format json"
+)]
 pub struct Args {
     /// First synset: sense key (car%1:06:00::), offset (02958343-n) or name (car.n.01).
     pub id1: String,

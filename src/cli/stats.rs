@@ -15,6 +15,7 @@ use wsd::wordnet::{Dictionary, Lookup};
 
 /// Arguments of `wsd stats`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "Examples:\n  wsd stats\n  wsd stats --split test")]
 pub struct Args {
     /// SemCor 3.0 folder.
     #[arg(long, value_name = "DIR", default_value = wsd::resources::DEFAULT_SEMCOR)]
@@ -50,6 +51,6 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         }
         Err(e) => eprintln!("wsd: keys not checked: {e}"),
     }
-    eprintln!("wsd: read {} documents in {:.3} s", docs.len(), secs);
+    crate::note!(cli, "read {} documents in {:.3} s", docs.len(), secs);
     Ok(ExitCode::SUCCESS)
 }

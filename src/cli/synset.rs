@@ -13,6 +13,9 @@ use wsd::wordnet::{
 
 /// Arguments of `wsd synset`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  wsd synset bank%1:14:00::\n  wsd synset bank.n.02 --relations\n  wsd synset 08420278-n --format json"
+)]
 pub struct Args {
     /// Sense key (bank%1:14:00::), offset (08420278-n) or name (bank.n.02).
     pub id: String,

@@ -6,7 +6,7 @@
 //! WordNet, no model).
 
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -26,6 +26,9 @@ use wsd::text::MweMatcher;
 
 /// Arguments of `wsd tag`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  echo \"The bank raised its rates.\" | wsd tag\n  wsd tag book.txt --method lesk-ext --gloss --output book.tsv\n  wsd tag notes.txt --format jsonl --sense-format name"
+)]
 pub struct Args {
     /// Text files to tag; `-` (or nothing) reads standard input.
     pub inputs: Vec<PathBuf>,
@@ -209,14 +212,13 @@ fn tag_input(
         let f = File::open(input).context("cannot open")?;
         (Box::new(f), Some(meta.len()), input.display().to_string())
     };
+    // Progress for files of more than a few blocks (stdin has no total).
     let pb = match total {
-        Some(n) if n > 4 * BLOCK as u64 && std::io::stderr().is_terminal() => {
-            progress::bar(n, "bytes", cli.quiet)
-        }
-        _ => indicatif::ProgressBar::hidden(),
+        Some(n) if n > 4 * BLOCK as u64 => progress::Progress::new(n, "bytes", cli.quiet),
+        _ => progress::Progress::new(0, "bytes", true),
     };
     let result = tagger.tag(reader, &doc_id, sink, pool, &|n| pb.inc(n));
-    pb.finish_and_clear();
+    pb.finish();
     match result {
         Ok(s) => Ok((s.bytes, s.tokens)),
         Err(TagError::Input { error, .. }) => Err(anyhow::anyhow!("{error}")),

@@ -19,6 +19,9 @@ use wsd::train::{GlossRequest, KnnTraining, TrainJob};
 
 /// Arguments of `wsd train`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  wsd train --method nb\n  wsd train --method knn --split all --output models/knn.wsd\n  wsd train --method pos"
+)]
 pub struct Args {
     /// What to train: nb (Naive Bayes), knn (encoder sense vectors) or pos (POS tagger).
     #[arg(long, short)]
@@ -88,7 +91,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         let pb = progress::spinner("training the POS tagger (averaged perceptron)", cli.quiet);
         let summary = wsd::train::pos_tagger(&docs, &args.split.to_string(), &output)?;
         pb.finish_and_clear();
-        eprintln!("wsd: {summary}");
+        crate::note!(cli, "{summary}");
         return Ok(ExitCode::SUCCESS);
     };
     let nb: NbParams = match &args.nb_params {
@@ -112,20 +115,22 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         },
         keep_instances: args.keep_instances,
     };
-    let pb = progress::bar(docs.len() as u64, "units", cli.quiet);
+    let what = if method.name == "knn" {
+        "sentences and glosses"
+    } else {
+        "documents"
+    };
+    let pb = progress::Progress::new(docs.len() as u64, what, cli.quiet);
     let job = TrainJob {
         docs: &docs,
         data: format!("semcor:{}", args.split),
         output: &output,
         nb,
         knn,
-        progress: &|done, total| {
-            pb.set_length(total as u64);
-            pb.set_position(done as u64);
-        },
+        progress: &|done, total| pb.set(done as u64, total as u64),
     };
     let summary = method.train(res, &job)?;
-    pb.finish_and_clear();
-    eprintln!("wsd: {summary}");
+    pb.finish();
+    crate::note!(cli, "{summary}");
     Ok(ExitCode::SUCCESS)
 }
