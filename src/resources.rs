@@ -213,10 +213,7 @@ impl Resources {
                 self.notice(&summary);
             }
             let (_, body) = model_io::read_model(&path, "pos", None)?;
-            PosTagger::from_bytes(&body).map_err(|e| Error::Model {
-                path: path.clone(),
-                msg: e.to_string(),
-            })
+            PosTagger::from_bytes(&body).map_err(|e| model_io::at_path(e, &path))
         })
     }
 
