@@ -458,4 +458,100 @@ mod tests {
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
     }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Toy<'a> {
+        name: &'a str,
+        counts: Vec<u32>,
+        weights: Vec<f32>,
+    }
+
+    fn toy() -> Toy<'static> {
+        Toy {
+            name: "bank",
+            counts: vec![1, 300, 70_000],
+            weights: vec![0.5, -1.25],
+        }
+    }
+
+    #[test]
+    fn bodies_round_trip_and_refuse_other_tags_truncation_and_trailing_bytes() {
+        let p = Path::new("m.wsd");
+        let bytes = to_body(b"TESTBODY", &toy()).unwrap();
+        assert_eq!(from_body::<Toy>(p, b"TESTBODY", &bytes).unwrap(), toy());
+        let e = from_body::<Toy>(p, b"OTHERTAG", &bytes).unwrap_err();
+        assert!(
+            matches!(&e, Error::Model { path, msg } if path == p && msg.contains("OTHERTAG")),
+            "{e}"
+        );
+        for n in 0..bytes.len() {
+            match from_body::<Toy>(p, b"TESTBODY", &bytes[..n]) {
+                Err(Error::Model { msg, .. }) => assert!(msg.contains("retrain"), "{msg}"),
+                other => panic!("prefix {n}: {other:?}"),
+            }
+        }
+        let mut longer = bytes.clone();
+        longer.push(7);
+        let e = from_body::<Toy>(p, b"TESTBODY", &longer).unwrap_err();
+        assert!(e.to_string().contains("trailing"), "{e}");
+        // A garbled length asks for more than there is: an error, and no
+        // allocation of that size.
+        let mut huge = b"TESTBODY".to_vec();
+        huge.extend(encode(&u64::MAX).unwrap());
+        assert!(from_body::<Toy>(p, b"TESTBODY", &huge).is_err());
+        for i in 0..bytes.len() {
+            for x in [0x01u8, 0x80, 0xff] {
+                let mut b = bytes.clone();
+                b[i] ^= x;
+                let _ = from_body::<Toy>(p, b"TESTBODY", &b);
+            }
+        }
+    }
+
+    #[test]
+    fn sealed_bodies_detect_every_flip_and_cut() {
+        let p = Path::new("m.wsd");
+        let body = to_body(b"TESTBODY", &toy()).unwrap();
+        let sealed = seal(body.clone());
+        assert_eq!(unseal(p, &sealed).unwrap(), &body[..]);
+        for n in 0..sealed.len() {
+            assert!(unseal(p, &sealed[..n]).is_err(), "cut at {n}");
+        }
+        for i in 0..sealed.len() {
+            for bit in 0..8 {
+                let mut b = sealed.clone();
+                b[i] ^= 1 << bit;
+                assert!(unseal(p, &b).is_err(), "flip {i}.{bit}");
+            }
+        }
+    }
+
+    #[test]
+    fn version_1_files_are_refused_with_retrain() {
+        let d = tempfile::tempdir().unwrap();
+        let p = write(d.path());
+        let mut bytes = std::fs::read(&p).unwrap();
+        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        std::fs::write(&p, &bytes).unwrap();
+        let e = read_model(&p, "nb", None).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::Version {
+                    got: 1,
+                    expected: 2,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains("retrain with `wsd train`"), "{e}");
+        assert!(matches!(read_header(&p), Err(Error::Version { .. })));
+        // at_path names the file in a path-less decoder's error
+        let e = at_path(
+            from_body::<Toy>(&unnamed("toy body"), b"TESTBODY", b"").unwrap_err(),
+            &p,
+        );
+        assert!(matches!(&e, Error::Model { path, .. } if path == &p), "{e}");
+    }
 }
