@@ -35,7 +35,7 @@
 //! returns `None`, so a chain (`knn,nb,mfs`) backs off. With instance
 //! vectors kept (`--keep-instances` at training) and `k > 1`, the `k`
 //! nearest SemCor instances among the candidates vote (cosine-weighted).
-//!//!
+//!
 //! **Model file**: the body is a safetensors blob (see `codec.rs`): the
 //! context, gloss and instance vectors as `[n, d]` f32 matrices, and the
 //! entries (synset, example count, which vectors it has) as a postcard
