@@ -1,4 +1,5 @@
-//! Versioned, checksummed, atomically written model files.
+//! Versioned, checksummed, atomically written model files, and the one
+//! codec their bodies use.
 //!
 //! Layout (all integers little-endian):
 //!
@@ -7,19 +8,44 @@
 //! format version         u32 (FORMAT_VERSION)
 //! header length          u32
 //! header                 JSON: tool version, WordNet checksum, method,
-//!                        hyper-parameters, body length and body sha256
+//!                        hyper-parameters, body length and body sha256;
+//!                        padded with spaces so that the body starts at a
+//!                        multiple of 8 bytes in the file
 //! body                   method-specific bytes
 //! ```
+//!
+//! **Bodies.** Structured data is [postcard](https://docs.rs/postcard)
+//! (serde; varint integers, length-prefixed sequences) behind an 8-byte tag
+//! naming the body type and its version: [`to_body`] / [`from_body`]. The
+//! vectors of a kNN model are a safetensors blob inside the body (see
+//! `disambig/knn/codec.rs`); the 8-byte alignment of the body carries over
+//! to its tensors, so they can be read in place from the mapped file. A body
+//! that must check itself outside a model file (the POS tagger's
+//! [`crate::pos::PosTagger::from_bytes`]) is [`seal`]ed with a checksum.
+//! Every decoding error is an [`Error::Model`] naming the file, never a
+//! panic; a garbled length cannot make the decoder allocate more than the
+//! bytes it has.
+//!
+//! **Reading** maps the file ([`read_model`] returns a [`Body`] that
+//! borrows the map): the checksum is computed over the mapped bytes and the
+//! body is decoded from them, never copied into a buffer first. Model files
+//! are only ever replaced by renaming a new file over them (see below), so
+//! a mapped model is never rewritten underneath its reader.
 //!
 //! A model is written through [`crate::atomic`]: a temporary file in the
 //! target's folder, renamed over it only when complete, so a crash or a kill during training never
 //! leaves half a model and never harms the previous one. Reading refuses,
 //! with a message that says how to fix it: another file type, another format
-//! version, another method, a model built on another WordNet, a truncated or
-//! corrupted body.
+//! version (version 1 files, with hand-written bodies, are refused with
+//! "retrain with `wsd train`"), another method, a model built on another
+//! WordNet, a truncated or corrupted body.
 
-use std::path::Path;
+use std::ops::{Deref, Range};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use memmap2::Mmap;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::{Error, Result};
@@ -27,7 +53,10 @@ use crate::{Error, Result};
 /// The file magic.
 pub const MAGIC: &[u8; 8] = b"WSDMODEL";
 /// The container format this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
+
+/// Where the body starts in the file: a multiple of this.
+pub const BODY_ALIGN: usize = 8;
 
 /// What the header of a model file records.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -78,7 +107,11 @@ pub fn write_model(
         body_len: body.len() as u64,
         body_sha256: sha256_hex(body),
     };
-    let json = serde_json::to_vec(&header).map_err(|e| Error::Other(e.to_string()))?;
+    let mut json = serde_json::to_vec(&header).map_err(|e| Error::Other(e.to_string()))?;
+    // JSON allows trailing white space: pad so that the body is aligned.
+    while (16 + json.len()) % BODY_ALIGN != 0 {
+        json.push(b' ');
+    }
     crate::atomic::write_atomically(path, |w| {
         w.write_all(MAGIC)?;
         w.write_all(&FORMAT_VERSION.to_le_bytes())?;
@@ -144,15 +177,67 @@ fn parse_header(path: &Path, json: &[u8]) -> Result<ModelHeader> {
     serde_json::from_slice(json).map_err(|e| model_err(path, format!("corrupted header ({e})")))
 }
 
+/// The body of a model file, read in place from the memory-mapped file
+/// (cheap to clone: the map is shared).
+#[derive(Clone)]
+pub struct Body {
+    map: Arc<Mmap>,
+    range: Range<usize>,
+    path: PathBuf,
+}
+
+impl Body {
+    /// The file the body was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Offset of the body's first byte in the file (a multiple of
+    /// [`BODY_ALIGN`]).
+    pub fn file_offset(&self) -> usize {
+        self.range.start
+    }
+}
+
+impl Deref for Body {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.map[self.range.clone()]
+    }
+}
+
+impl std::fmt::Debug for Body {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Body")
+            .field("path", &self.path)
+            .field("range", &self.range)
+            .finish()
+    }
+}
+
 /// Read a whole model, checking everything: magic, version, header, method,
 /// WordNet checksum (when `wordnet_sha256` is given), body length and sha256.
+/// The file is memory-mapped; the body is not copied.
 pub fn read_model(
     path: &Path,
     method: &str,
     wordnet_sha256: Option<&str>,
-) -> Result<(ModelHeader, Vec<u8>)> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let len = check_prefix(path, &bytes)?;
+) -> Result<(ModelHeader, Body)> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let size = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    if size < 16 {
+        return Err(model_err(
+            path,
+            "not a wsd model file (too short); give a file written by `wsd train`",
+        ));
+    }
+    // SAFETY: the map is read-only and private. Model files are replaced
+    // only by renaming a complete new file over them (crate::atomic), which
+    // leaves the mapped inode untouched; the hazard left is another program
+    // truncating or rewriting the file in place while it is mapped.
+    let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+    let bytes: &[u8] = &map;
+    let len = check_prefix(path, bytes)?;
     let Some(json) = bytes.get(16..16 + len) else {
         return Err(model_err(
             path,
@@ -198,8 +283,102 @@ pub fn read_model(
             "corrupted: body checksum mismatch; retrain with `wsd train`",
         ));
     }
-    let body = body.to_vec();
-    Ok((header, body))
+    let range = 16 + len..bytes.len();
+    Ok((
+        header,
+        Body {
+            map: Arc::new(map),
+            range,
+            path: path.to_path_buf(),
+        },
+    ))
+}
+
+/// Give an [`Error::Model`] from a path-less decoder (such as
+/// [`crate::pos::PosTagger::from_bytes`]) the file it came from; other
+/// errors pass unchanged.
+pub fn at_path(e: Error, path: &Path) -> Error {
+    match e {
+        Error::Model { msg, .. } => model_err(path, msg),
+        e => e,
+    }
+}
+
+/// The `path` that path-less decoders (`from_bytes`) put in their errors.
+pub fn unnamed(what: &str) -> PathBuf {
+    PathBuf::from(format!("<{what}>"))
+}
+
+/// Encode a body: the 8-byte `tag` (body type and version), then `value`
+/// in postcard.
+pub fn to_body<T: Serialize + ?Sized>(tag: &[u8; 8], value: &T) -> Result<Vec<u8>> {
+    postcard::to_extend(value, tag.to_vec())
+        .map_err(|e| Error::Other(format!("encoding a model: {e}")))
+}
+
+/// Decode a body written by [`to_body`] with the same `tag`: the whole of
+/// `bytes` must be one value. Errors name `path` and say what to do.
+pub fn from_body<'a, T: Deserialize<'a>>(path: &Path, tag: &[u8; 8], bytes: &'a [u8]) -> Result<T> {
+    let Some(rest) = bytes.strip_prefix(&tag[..]) else {
+        let found = String::from_utf8_lossy(&bytes[..bytes.len().min(8)]).into_owned();
+        return Err(model_err(
+            path,
+            format!(
+                "corrupted or foreign body: starts with {found:?}, expected {:?}; retrain with `wsd train`",
+                String::from_utf8_lossy(tag)
+            ),
+        ));
+    };
+    decode(path, rest)
+}
+
+/// Decode one postcard value that fills all of `bytes`.
+pub fn decode<'a, T: Deserialize<'a>>(path: &Path, bytes: &'a [u8]) -> Result<T> {
+    let at = |rest: &[u8]| bytes.len() - rest.len();
+    match postcard::take_from_bytes::<T>(bytes) {
+        Ok((value, [])) => Ok(value),
+        Ok((_, rest)) => Err(model_err(
+            path,
+            format!(
+                "corrupted body: {} trailing bytes after byte {}; retrain with `wsd train`",
+                rest.len(),
+                at(rest)
+            ),
+        )),
+        Err(e) => Err(model_err(
+            path,
+            format!("corrupted or truncated body ({e}); retrain with `wsd train`"),
+        )),
+    }
+}
+
+/// Encode `value` in postcard (no tag: for values nested in another
+/// container, such as the metadata tensor of a kNN body).
+pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    postcard::to_allocvec(value).map_err(|e| Error::Other(format!("encoding a model: {e}")))
+}
+
+/// Append a checksum (the first 8 bytes of the sha256) so that a body can
+/// check itself outside a model file.
+pub fn seal(mut body: Vec<u8>) -> Vec<u8> {
+    let sum = Sha256::digest(&body);
+    body.extend_from_slice(&sum[..8]);
+    body
+}
+
+/// The body inside a [`seal`]ed one, if its checksum holds.
+pub fn unseal<'a>(path: &Path, bytes: &'a [u8]) -> Result<&'a [u8]> {
+    if bytes.len() < 8 {
+        return Err(model_err(path, "truncated body; retrain with `wsd train`"));
+    }
+    let (body, sum) = bytes.split_at(bytes.len() - 8);
+    if Sha256::digest(body)[..8] != *sum {
+        return Err(model_err(
+            path,
+            "corrupted: body checksum mismatch (truncated or garbled); retrain with `wsd train`",
+        ));
+    }
+    Ok(body)
 }
 
 #[cfg(test)]
@@ -225,7 +404,8 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let p = write(d.path());
         let (h, body) = read_model(&p, "nb", Some("abc123")).unwrap();
-        assert_eq!(body, b"hello body");
+        assert_eq!(&*body, b"hello body");
+        assert_eq!(body.file_offset() % BODY_ALIGN, 0);
         assert_eq!(h.params["alpha"], 1.0);
         assert_eq!(read_header(&p).unwrap(), h);
     }
@@ -277,6 +457,102 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Toy<'a> {
+        name: &'a str,
+        counts: Vec<u32>,
+        weights: Vec<f32>,
+    }
+
+    fn toy() -> Toy<'static> {
+        Toy {
+            name: "bank",
+            counts: vec![1, 300, 70_000],
+            weights: vec![0.5, -1.25],
+        }
+    }
+
+    #[test]
+    fn bodies_round_trip_and_refuse_other_tags_truncation_and_trailing_bytes() {
+        let p = Path::new("m.wsd");
+        let bytes = to_body(b"TESTBODY", &toy()).unwrap();
+        assert_eq!(from_body::<Toy>(p, b"TESTBODY", &bytes).unwrap(), toy());
+        let e = from_body::<Toy>(p, b"OTHERTAG", &bytes).unwrap_err();
+        assert!(
+            matches!(&e, Error::Model { path, msg } if path == p && msg.contains("OTHERTAG")),
+            "{e}"
+        );
+        for n in 0..bytes.len() {
+            match from_body::<Toy>(p, b"TESTBODY", &bytes[..n]) {
+                Err(Error::Model { msg, .. }) => assert!(msg.contains("retrain"), "{msg}"),
+                other => panic!("prefix {n}: {other:?}"),
+            }
+        }
+        let mut longer = bytes.clone();
+        longer.push(7);
+        let e = from_body::<Toy>(p, b"TESTBODY", &longer).unwrap_err();
+        assert!(e.to_string().contains("trailing"), "{e}");
+        // A garbled length asks for more than there is: an error, and no
+        // allocation of that size.
+        let mut huge = b"TESTBODY".to_vec();
+        huge.extend(encode(&u64::MAX).unwrap());
+        assert!(from_body::<Toy>(p, b"TESTBODY", &huge).is_err());
+        for i in 0..bytes.len() {
+            for x in [0x01u8, 0x80, 0xff] {
+                let mut b = bytes.clone();
+                b[i] ^= x;
+                let _ = from_body::<Toy>(p, b"TESTBODY", &b);
+            }
+        }
+    }
+
+    #[test]
+    fn sealed_bodies_detect_every_flip_and_cut() {
+        let p = Path::new("m.wsd");
+        let body = to_body(b"TESTBODY", &toy()).unwrap();
+        let sealed = seal(body.clone());
+        assert_eq!(unseal(p, &sealed).unwrap(), &body[..]);
+        for n in 0..sealed.len() {
+            assert!(unseal(p, &sealed[..n]).is_err(), "cut at {n}");
+        }
+        for i in 0..sealed.len() {
+            for bit in 0..8 {
+                let mut b = sealed.clone();
+                b[i] ^= 1 << bit;
+                assert!(unseal(p, &b).is_err(), "flip {i}.{bit}");
+            }
+        }
+    }
+
+    #[test]
+    fn version_1_files_are_refused_with_retrain() {
+        let d = tempfile::tempdir().unwrap();
+        let p = write(d.path());
+        let mut bytes = std::fs::read(&p).unwrap();
+        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        std::fs::write(&p, &bytes).unwrap();
+        let e = read_model(&p, "nb", None).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::Version {
+                    got: 1,
+                    expected: 2,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains("retrain with `wsd train`"), "{e}");
+        assert!(matches!(read_header(&p), Err(Error::Version { .. })));
+        // at_path names the file in a path-less decoder's error
+        let e = at_path(
+            from_body::<Toy>(&unnamed("toy body"), b"TESTBODY", b"").unwrap_err(),
+            &p,
+        );
+        assert!(matches!(&e, Error::Model { path, .. } if path == &p), "{e}");
     }
 }
 

@@ -252,31 +252,42 @@ impl Resources {
     pub fn pos_tagger(&self) -> Result<&PosTagger> {
         get_or_load(&self.tagger, || {
             let path = self.paths.pos_model();
-            if !path.exists() {
-                let semcor = self.paths.semcor();
-                if self.pos_training == PosTraining::Never || !semcor.join("brown1").exists() {
-                    return Err(Error::MissingResource {
-                        what: "POS model".into(),
-                        path: path.clone(),
-                        fix: format!(
-                            "train it with `wsd train --method pos` (needs SemCor at {}; run scripts/fetch-data.sh)",
-                            semcor.display()
-                        ),
-                    });
-                }
-                self.notice(&format!(
-                    "no POS model at {}; training one on SemCor's train split (once, ~30 s)",
-                    path.display()
-                ));
+            // A model of an older format version is retrained like a
+            // missing one when training is allowed (else loading it says
+            // "retrain with `wsd train`").
+            let outdated =
+                path.exists() && matches!(model_io::read_header(&path), Err(Error::Version { .. }));
+            let semcor = self.paths.semcor();
+            let may_train =
+                self.pos_training != PosTraining::Never && semcor.join("brown1").exists();
+            if !path.exists() && !may_train {
+                return Err(Error::MissingResource {
+                    what: "POS model".into(),
+                    path: path.clone(),
+                    fix: format!(
+                        "train it with `wsd train --method pos` (needs SemCor at {}; run scripts/fetch-data.sh)",
+                        semcor.display()
+                    ),
+                });
+            }
+            if may_train && (outdated || !path.exists()) {
+                self.notice(&if outdated {
+                    format!(
+                        "the POS model at {} has an older format; retraining it on SemCor's train split (~30 s)",
+                        path.display()
+                    )
+                } else {
+                    format!(
+                        "no POS model at {}; training one on SemCor's train split (once, ~30 s)",
+                        path.display()
+                    )
+                });
                 let docs = read_semcor(&semcor, Split::Train)?;
                 let summary = crate::train::pos_tagger(&docs, &Split::Train.to_string(), &path)?;
                 self.notice(&summary);
             }
             let (_, body) = model_io::read_model(&path, "pos", None)?;
-            PosTagger::from_bytes(&body).map_err(|e| Error::Model {
-                path: path.clone(),
-                msg: e.to_string(),
-            })
+            PosTagger::from_bytes(&body).map_err(|e| model_io::at_path(e, &path))
         })
     }
 

@@ -104,7 +104,8 @@ pub fn pos_model() -> PathBuf {
     static POS: OnceLock<PathBuf> = OnceLock::new();
     POS.get_or_init(|| {
         let p = root().join("models/pos.wsd");
-        if !p.exists() {
+        // Missing, or of an older model format version: train it.
+        if wsd::model_io::read_header(&p).is_err() {
             semcor();
             ok(wsd().args(["train", "--method", "pos", "--out"]).arg(&p));
         }

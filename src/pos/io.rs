@@ -1,232 +1,141 @@
-//! Binary body of a [`PosTagger`] model.
-//!
-//! Little-endian layout:
+//! Body of a [`PosTagger`] model, through the model codec of
+//! [`crate::model_io`]: [`model_io::to_body`] (an 8-byte tag, then
+//! postcard) of [`PosBody`], [`model_io::seal`]ed with a checksum so that
+//! [`PosTagger::from_bytes`] detects a truncated or garbled body on its own.
 //!
 //! ```text
-//! b"WPOS"  u8 version (=1)  u32 feature flags
-//! u16 n_tags   { u16 len, UTF-8 bytes }*            tag names, id order
-//! u32 n_dict   { u16 len, UTF-8 bytes, u16 tag }*   tag dictionary, sorted
-//! u32 n_rows   { u64 feature, u16 n, { u16 tag, f32 weight }*n }*
-//!                                                   rows, sorted by feature
-//! u64 checksum                                      FNV-1a of all the above
+//! b"WSDPOS02"  postcard { flags, tags, dict, key_deltas, lens, entries }
+//! 8 bytes      sha256 prefix of all the above
 //! ```
 //!
-//! Reading checks the checksum, every length against the bytes left, tag
-//! ids against the tag count, UTF-8, finiteness of weights, duplicates and
-//! trailing bytes, so bad input is an error and never a panic or a huge
-//! allocation.
+//! `tags` are the tag names in id order; `dict` the tag dictionary sorted
+//! by word; the weight rows sorted by feature hash, as the first hash and
+//! the differences (`key_deltas`), the number of weights of each row
+//! (`lens`) and all `(tag, weight)` pairs (`entries`). Reading checks the
+//! checksum, then tag ids against the tag count, finiteness of weights,
+//! duplicates and the row lengths, so bad input is an
+//! [`crate::Error::Model`] and never a panic or a huge allocation.
 
 use std::collections::HashMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
 
 use super::features::{flags, IdBuild};
 use super::PosTagger;
+use crate::model_io;
 use crate::{Error, Result};
 
-const MAGIC: &[u8; 4] = b"WPOS";
-const VERSION: u8 = 1;
+/// Body type and version.
+const BODY_TAG: &[u8; 8] = b"WSDPOS02";
 
-fn checksum(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-fn put_str(out: &mut Vec<u8>, s: &str) {
-    // Tags and dictionary words are at most u16::MAX bytes (enforced at
-    // training time); cut defensively at a char boundary otherwise.
-    let mut n = s.len().min(usize::from(u16::MAX));
-    while !s.is_char_boundary(n) {
-        n -= 1;
-    }
-    out.extend_from_slice(&(n as u16).to_le_bytes());
-    out.extend_from_slice(&s.as_bytes()[..n]);
+/// The body as stored (strings borrowed from the bytes when decoding).
+#[derive(Serialize, Deserialize)]
+struct PosBody<'a> {
+    flags: u32,
+    #[serde(borrow)]
+    tags: Vec<&'a str>,
+    #[serde(borrow)]
+    dict: Vec<(&'a str, u16)>,
+    key_deltas: Vec<u64>,
+    lens: Vec<u16>,
+    entries: Vec<(u16, f32)>,
 }
 
 pub(crate) fn write(t: &PosTagger) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64 + t.entries.len() * 6 + t.index.len() * 10);
-    out.extend_from_slice(MAGIC);
-    out.push(VERSION);
-    out.extend_from_slice(&t.flags.to_le_bytes());
-    out.extend_from_slice(&(t.tags.len() as u16).to_le_bytes());
-    for tag in &t.tags {
-        put_str(&mut out, tag);
-    }
-    let mut dict: Vec<(&String, &u16)> = t.tagdict.iter().collect();
+    let mut dict: Vec<(&str, u16)> = t.tagdict.iter().map(|(w, &g)| (w.as_str(), g)).collect();
     dict.sort_unstable();
-    out.extend_from_slice(&(dict.len() as u32).to_le_bytes());
-    for (w, tag) in dict {
-        put_str(&mut out, w);
-        out.extend_from_slice(&tag.to_le_bytes());
-    }
     let mut rows: Vec<(u64, u32)> = t.index.iter().map(|(&k, &r)| (k, r)).collect();
     rows.sort_unstable();
-    out.extend_from_slice(&(rows.len() as u32).to_le_bytes());
+    let mut key_deltas = Vec::with_capacity(rows.len());
+    let mut lens = Vec::with_capacity(rows.len());
+    let mut entries = Vec::with_capacity(t.entries.len());
+    let mut prev = 0u64;
     for (key, r) in rows {
+        key_deltas.push(key - prev);
+        prev = key;
         let span = t.rows[r as usize] as usize..t.rows[r as usize + 1] as usize;
-        out.extend_from_slice(&key.to_le_bytes());
-        out.extend_from_slice(&(span.len() as u16).to_le_bytes());
-        for &(tag, w) in &t.entries[span] {
-            out.extend_from_slice(&tag.to_le_bytes());
-            out.extend_from_slice(&w.to_le_bytes());
-        }
+        lens.push(span.len() as u16);
+        entries.extend_from_slice(&t.entries[span]);
     }
-    let sum = checksum(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
-}
-
-/// A bounds-checked cursor.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn err(&self, msg: impl Into<String>) -> Error {
-        Error::parse("<pos tagger model>", self.pos, msg)
-    }
-
-    fn take(&mut self, n: usize) -> Result<&'a [u8]> {
-        if self.bytes.len() - self.pos < n {
-            return Err(self.err(format!(
-                "truncated: need {n} more bytes, {} left",
-                self.bytes.len() - self.pos
-            )));
-        }
-        let s = &self.bytes[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
-    }
-
-    fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        Ok(self.take(N)?.try_into().expect("took N bytes"))
-    }
-
-    fn u8(&mut self) -> Result<u8> {
-        Ok(self.array::<1>()?[0])
-    }
-    fn u16(&mut self) -> Result<u16> {
-        Ok(u16::from_le_bytes(self.array()?))
-    }
-    fn u32(&mut self) -> Result<u32> {
-        Ok(u32::from_le_bytes(self.array()?))
-    }
-    fn u64(&mut self) -> Result<u64> {
-        Ok(u64::from_le_bytes(self.array()?))
-    }
-    fn f32(&mut self) -> Result<f32> {
-        Ok(f32::from_le_bytes(self.array()?))
-    }
-
-    fn string(&mut self) -> Result<String> {
-        let n = usize::from(self.u16()?);
-        let b = self.take(n)?;
-        std::str::from_utf8(b)
-            .map(str::to_string)
-            .map_err(|_| self.err("invalid UTF-8 in string"))
-    }
-
-    /// A count of records of at least `min_size` bytes each, checked
-    /// against the bytes left so that it can be used as a capacity.
-    fn count(&mut self, n: usize, min_size: usize) -> Result<usize> {
-        if n.saturating_mul(min_size) > self.bytes.len() - self.pos {
-            return Err(self.err(format!("count {n} exceeds the remaining bytes")));
-        }
-        Ok(n)
-    }
-
-    fn tag(&mut self, n_tags: usize) -> Result<u16> {
-        let t = self.u16()?;
-        if usize::from(t) >= n_tags {
-            return Err(self.err(format!("tag id {t} out of range ({n_tags} tags)")));
-        }
-        Ok(t)
-    }
+    let body = PosBody {
+        flags: t.flags,
+        tags: t.tags.iter().map(String::as_str).collect(),
+        dict,
+        key_deltas,
+        lens,
+        entries,
+    };
+    model_io::seal(model_io::to_body(BODY_TAG, &body).expect("a POS body always encodes"))
 }
 
 pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
-    let bad = |pos: usize, msg: &str| Error::parse("<pos tagger model>", pos, msg);
-    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
-        return Err(bad(0, "not a POS tagger model (bad magic)"));
-    }
-    if bytes.len() < MAGIC.len() + 1 + 8 {
-        return Err(bad(bytes.len(), "truncated"));
-    }
-    let (body, sum) = bytes.split_at(bytes.len() - 8);
-    if checksum(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
-        return Err(bad(
-            body.len(),
-            "checksum mismatch: the model is truncated or corrupted",
-        ));
-    }
-    let mut r = Reader {
-        bytes: body,
-        pos: MAGIC.len(),
+    let path = model_io::unnamed("pos tagger body");
+    let path: &Path = &path;
+    let bad = |msg: String| Error::Model {
+        path: path.to_path_buf(),
+        msg: format!("corrupted POS tagger body: {msg}; retrain with `wsd train --method pos`"),
     };
-    let version = r.u8()?;
-    if version != VERSION {
-        return Err(r.err(format!(
-            "POS model body version {version}, this build reads {VERSION}"
+    let body: PosBody = model_io::from_body(path, BODY_TAG, model_io::unseal(path, bytes)?)?;
+    if body.flags & !flags::KNOWN != 0 {
+        return Err(bad(format!(
+            "unknown feature flags {:#x}: model from a newer build",
+            body.flags
         )));
     }
-    let feature_flags = r.u32()?;
-    if feature_flags & !flags::KNOWN != 0 {
-        return Err(r.err(format!(
-            "unknown feature flags {feature_flags:#x}: model from a newer build"
-        )));
+    let n_tags = body.tags.len();
+    if n_tags > usize::from(u16::MAX) {
+        return Err(bad(format!("{n_tags} tags")));
     }
-    let n_tags = usize::from(r.u16()?);
-    let n_tags = r.count(n_tags, 2)?;
-    let mut tags = Vec::with_capacity(n_tags);
-    for _ in 0..n_tags {
-        tags.push(r.string()?);
-    }
-    let n_dict = r.u32()? as usize;
-    let n_dict = r.count(n_dict, 4)?;
-    let mut tagdict = HashMap::with_capacity(n_dict);
-    for _ in 0..n_dict {
-        let w = r.string()?;
-        let t = r.tag(n_tags)?;
-        if tagdict.insert(w, t).is_some() {
-            return Err(r.err("duplicate tag-dictionary word"));
+    let tag = |t: u16| {
+        if usize::from(t) < n_tags {
+            Ok(t)
+        } else {
+            Err(bad(format!("tag id {t} out of range ({n_tags} tags)")))
+        }
+    };
+    let mut tagdict = HashMap::with_capacity(body.dict.len());
+    for (w, t) in body.dict {
+        if tagdict.insert(w.to_owned(), tag(t)?).is_some() {
+            return Err(bad("duplicate tag-dictionary word".into()));
         }
     }
-    let n_rows = r.u32()? as usize;
-    let n_rows = r.count(n_rows, 10)?;
+    let n_rows = body.key_deltas.len();
+    if body.lens.len() != n_rows
+        || body.lens.iter().map(|&n| n as usize).sum::<usize>() != body.entries.len()
+    {
+        return Err(bad("row lengths do not match the weights".into()));
+    }
+    if u32::try_from(body.entries.len()).is_err() {
+        return Err(bad("too many weights".into()));
+    }
+    for &(t, w) in &body.entries {
+        tag(t)?;
+        if !w.is_finite() {
+            return Err(bad("non-finite weight".into()));
+        }
+    }
     let mut index = HashMap::with_capacity_and_hasher(n_rows, IdBuild::default());
     let mut rows = Vec::with_capacity(n_rows + 1);
     rows.push(0u32);
-    let mut entries = Vec::new();
-    for _ in 0..n_rows {
-        let key = r.u64()?;
-        let n = usize::from(r.u16()?);
-        let n = r.count(n, 6)?;
-        for _ in 0..n {
-            let t = r.tag(n_tags)?;
-            let w = r.f32()?;
-            if !w.is_finite() {
-                return Err(r.err("non-finite weight"));
-            }
-            entries.push((t, w));
+    let (mut key, mut end) = (0u64, 0u32);
+    for (i, (&d, &n)) in body.key_deltas.iter().zip(&body.lens).enumerate() {
+        if i > 0 && d == 0 {
+            return Err(bad("duplicate feature".into()));
         }
-        if index.insert(key, (rows.len() - 1) as u32).is_some() {
-            return Err(r.err("duplicate feature"));
-        }
-        let end = u32::try_from(entries.len()).map_err(|_| r.err("too many weights"))?;
+        key = key
+            .checked_add(d)
+            .ok_or_else(|| bad("feature hash overflow".into()))?;
+        index.insert(key, i as u32);
+        end += u32::from(n);
         rows.push(end);
     }
-    if r.pos != body.len() {
-        return Err(r.err("trailing bytes after the model"));
-    }
     Ok(PosTagger {
-        tags,
-        flags: feature_flags,
+        tags: body.tags.iter().map(|t| (*t).to_owned()).collect(),
+        flags: body.flags,
         tagdict,
         index,
         rows,
-        entries,
+        entries: body.entries,
     })
 }

@@ -72,10 +72,10 @@
 //! # Serialisation
 //!
 //! [`PosTagger::to_bytes`] / [`PosTagger::from_bytes`] write and read a
-//! compact little-endian binary body (see `io.rs`) with its own magic,
-//! version and an FNV-1a checksum, so truncated or garbled input is an
-//! error, never a panic. The versioned model-file wrapper lives in
-//! [`crate::model_io`].
+//! body in the model codec of [`crate::model_io`] (postcard behind a type
+//! tag, see `io.rs`) sealed with its own checksum, so truncated or garbled
+//! input is an error, never a panic. The versioned model-file wrapper lives
+//! in [`crate::model_io`] too.
 
 mod features;
 mod io;
@@ -464,8 +464,7 @@ impl PosTagger {
     }
 
     /// Read a model body written by [`PosTagger::to_bytes`]. Truncated,
-    /// garbled or foreign bytes give [`crate::Error::Parse`] (with the byte
-    /// offset), never a panic.
+    /// garbled or foreign bytes give [`crate::Error::Model`], never a panic.
     pub fn from_bytes(bytes: &[u8]) -> crate::Result<PosTagger> {
         io::read(bytes)
     }

@@ -1,0 +1,310 @@
+//! Prediction: [`Knn`] scores each candidate synset by the cosine of the
+//! target's contextual vector with the synset's context and gloss vectors
+//! (propagated from hypernyms or the lexicographer file when unseen), plus a
+//! sense-frequency prior; or lets the `k` nearest training instances vote.
+//! Vectors are read as rows of [`Vectors`]' matrices, in place from the
+//! mapped model file after [`Knn::load`].
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use super::model::{KnnModel, Vectors};
+use super::params::{KnnOptions, KnnParams};
+use super::{argmax, dot, normalized, word_text, METHOD};
+use crate::corpus::{Document, Target};
+use crate::disambig::{Candidates, Disambiguator, Prediction};
+use crate::encoder::Encoder;
+use crate::wordnet::{Inventory, PointerKind, Sense, SynsetId};
+use crate::{Error, Result};
+
+/// The kNN disambiguator: a model, the encoder it was built with, options.
+pub struct Knn {
+    vectors: Vectors,
+    encoder: Arc<Encoder>,
+    options: KnnOptions,
+    index: HashMap<SynsetId, usize>,
+    /// Unit mean context vector per lexicographer file.
+    lexfile: HashMap<u8, Vec<f32>>,
+    /// Instances per entry.
+    by_entry: Vec<Vec<usize>>,
+}
+
+impl std::fmt::Debug for Knn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Knn")
+            .field("entries", &self.vectors.entries.len())
+            .field("instances", &self.vectors.instance_entry.len())
+            .field("mapped", &self.vectors.is_mapped())
+            .field("options", &self.options)
+            .finish()
+    }
+}
+
+impl Knn {
+    /// Combine a model with its encoder. Errors when the encoder's hidden
+    /// size differs from the model's vectors.
+    pub fn new(
+        model: KnnModel,
+        encoder: Arc<Encoder>,
+        inv: &Inventory,
+        options: KnnOptions,
+    ) -> Result<Knn> {
+        Knn::with_vectors(Vectors::from_model(&model), encoder, inv, options)
+    }
+
+    fn with_vectors(
+        model: Vectors,
+        encoder: Arc<Encoder>,
+        inv: &Inventory,
+        options: KnnOptions,
+    ) -> Result<Knn> {
+        if encoder.hidden_size() != model.dim {
+            return Err(Error::Model {
+                path: encoder.dir().to_path_buf(),
+                msg: format!(
+                    "this encoder makes {}-dimensional vectors but the knn model holds {}-dimensional ones (trained with the encoder at {}); pass that encoder with --encoder or retrain",
+                    encoder.hidden_size(),
+                    model.dim,
+                    model.params.encoder
+                ),
+            });
+        }
+        let index: HashMap<SynsetId, usize> = model
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.synset, i))
+            .collect();
+        let mut sums: HashMap<u8, Vec<f32>> = HashMap::new();
+        for (i, e) in model.entries.iter().enumerate() {
+            if let (Some(v), Some(syn)) = (model.ctx(i), inv.get(e.synset)) {
+                let s = sums
+                    .entry(syn.lex_filenum)
+                    .or_insert_with(|| vec![0.0; model.dim]);
+                for (a, x) in s.iter_mut().zip(v) {
+                    *a += x;
+                }
+            }
+        }
+        let lexfile = sums.into_iter().map(|(k, v)| (k, normalized(&v))).collect();
+        let mut by_entry = vec![Vec::new(); model.entries.len()];
+        for (i, e) in model.instance_entry.iter().enumerate() {
+            by_entry[*e as usize].push(i);
+        }
+        Ok(Knn {
+            vectors: model,
+            encoder,
+            options,
+            index,
+            lexfile,
+            by_entry,
+        })
+    }
+
+    /// Load the model at `path` for the encoder (checked as
+    /// [`KnnModel::load`] checks it, see [`Knn::new`]). The file is
+    /// memory-mapped and its vectors are read in place, not copied.
+    pub fn load(
+        path: &Path,
+        inv: &Inventory,
+        encoder: Arc<Encoder>,
+        options: KnnOptions,
+    ) -> Result<Knn> {
+        let vectors = super::codec::map(path, inv)?;
+        Knn::with_vectors(vectors, encoder, inv, options)
+    }
+
+    /// The training parameters of the model.
+    pub fn params(&self) -> &KnnParams {
+        &self.vectors.params
+    }
+
+    /// An owned copy of the model.
+    pub fn model(&self) -> KnnModel {
+        self.vectors.to_model()
+    }
+
+    /// Whether the vectors are read in place from a memory-mapped model
+    /// file (true after [`Knn::load`] on a little-endian machine).
+    pub fn is_mapped(&self) -> bool {
+        self.vectors.is_mapped()
+    }
+
+    /// The options.
+    pub fn options(&self) -> KnnOptions {
+        self.options
+    }
+
+    /// Change the options.
+    pub fn set_options(&mut self, options: KnnOptions) {
+        self.options = options;
+    }
+
+    /// The context vector of a synset: its own, or (propagation) its
+    /// hypernyms' mean up to three levels, or its lexicographer file's.
+    fn context_vector(&self, inv: &Inventory, id: SynsetId) -> Option<Cow<'_, [f32]>> {
+        if let Some(v) = self.index.get(&id).and_then(|&i| self.vectors.ctx(i)) {
+            return Some(Cow::Borrowed(v));
+        }
+        if !self.options.propagate {
+            return None;
+        }
+        let syn = inv.get(id)?;
+        let mut frontier = vec![id];
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for f in &frontier {
+                if let Some(s) = inv.get(*f) {
+                    next.extend(s.related(PointerKind::Hypernym));
+                    next.extend(s.related(PointerKind::InstanceHypernym));
+                }
+            }
+            let mut sum = vec![0.0f32; self.vectors.dim];
+            let mut n = 0;
+            for h in &next {
+                if let Some(v) = self.index.get(h).and_then(|&i| self.vectors.ctx(i)) {
+                    for (a, x) in sum.iter_mut().zip(v) {
+                        *a += x;
+                    }
+                    n += 1;
+                }
+            }
+            if n > 0 {
+                return Some(Cow::Owned(normalized(&sum)));
+            }
+            if next.is_empty() {
+                break;
+            }
+            frontier = next;
+        }
+        self.lexfile
+            .get(&syn.lex_filenum)
+            .map(|v| Cow::Borrowed(v.as_slice()))
+    }
+
+    /// Score of each candidate for the unit vector `v` (`None`: no vector).
+    pub fn scores(&self, inv: &Inventory, v: &[f32], cands: &[Sense]) -> Vec<Option<f32>> {
+        let w = self.options.gloss_weight;
+        let total: f32 = cands.iter().map(|s| s.tag_count as f32 + 1.0).sum();
+        let prior = |s: &Sense| self.options.prior * (s.tag_count as f32 + 1.0) / total;
+        cands
+            .iter()
+            .map(|s| {
+                let ctx = self.context_vector(inv, s.synset);
+                let gloss = self
+                    .index
+                    .get(&s.synset)
+                    .and_then(|&i| self.vectors.gloss(i));
+                let cos = match (ctx, gloss) {
+                    (Some(c), Some(g)) => (1.0 - w) * dot(v, &c) + w * dot(v, g),
+                    (Some(c), None) => dot(v, &c),
+                    (None, Some(g)) => dot(v, g),
+                    (None, None) => return None,
+                };
+                Some(cos + prior(s))
+            })
+            .collect()
+    }
+
+    /// k-nearest-instance voting among the candidates; `None` when none of
+    /// them has instances.
+    fn vote(&self, v: &[f32], cands: &[Sense]) -> Option<(usize, f32)> {
+        let mut near: Vec<(f32, usize)> = Vec::new();
+        for (c, s) in cands.iter().enumerate() {
+            if let Some(&e) = self.index.get(&s.synset) {
+                for &i in &self.by_entry[e] {
+                    near.push((dot(v, self.vectors.instances.row(i)), c));
+                }
+            }
+        }
+        if near.is_empty() {
+            return None;
+        }
+        near.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut votes: Vec<Option<f32>> = vec![None; cands.len()];
+        for &(s, c) in near.iter().take(self.options.k) {
+            *votes[c].get_or_insert(0.0) += s;
+        }
+        let (best, _) = argmax(&votes)?;
+        let top = near.iter().find(|(_, c)| *c == best).map(|x| x.0)?;
+        Some((best, top))
+    }
+
+    /// Decide one target given its contextual vector.
+    pub fn decide(&self, inv: &Inventory, vector: &[f32], cands: &[Sense]) -> Option<Prediction> {
+        let v = normalized(vector);
+        let best = if self.options.k > 1 && self.vectors.instances.rows() > 0 {
+            self.vote(&v, cands)
+                .or_else(|| argmax(&self.scores(inv, &v, cands)))
+        } else {
+            argmax(&self.scores(inv, &v, cands))
+        };
+        let (i, score) = best?;
+        Some(Prediction::decided(
+            cands[i].key.clone(),
+            METHOD,
+            score as f64,
+        ))
+    }
+}
+
+impl Disambiguator for Knn {
+    fn name(&self) -> &str {
+        METHOD
+    }
+
+    fn disambiguate(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+    ) -> Option<Prediction> {
+        let words: Vec<String> = doc.sentences[target.sentence]
+            .tokens
+            .iter()
+            .map(|t| word_text(&t.text))
+            .collect();
+        let vecs = self.encoder.encode_words(&[words]);
+        let v = vecs.first()?.get(target.token)?;
+        self.decide(inv, v, candidates)
+    }
+
+    fn disambiguate_document(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        targets: &[Candidates<'_>],
+    ) -> Vec<Option<Prediction>> {
+        if targets.is_empty() {
+            return Vec::new();
+        }
+        // encode only the sentences that hold a target, all in one batch
+        let mut wanted: Vec<usize> = targets.iter().map(|c| c.target.sentence).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let words: Vec<Vec<String>> = wanted
+            .iter()
+            .map(|&i| {
+                doc.sentences
+                    .get(i)
+                    .map(|s| s.tokens.iter().map(|t| word_text(&t.text)).collect())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let vecs = self.encoder.encode_words(&words);
+        targets
+            .iter()
+            .map(|c| {
+                if c.senses.is_empty() {
+                    return None;
+                }
+                let s = wanted.binary_search(&c.target.sentence).ok()?;
+                let v = vecs.get(s)?.get(c.target.token)?;
+                self.decide(inv, v, &c.senses)
+            })
+            .collect()
+    }
+}
