@@ -3,9 +3,10 @@
 //! Little-endian layout:
 //!
 //! ```text
-//! b"WPOS"  u8 version (=1)  u32 feature flags
+//! b"WPOS"  u8 version (=2)  u32 feature flags
 //! u16 n_tags   { u16 len, UTF-8 bytes }*            tag names, id order
 //! u32 n_dict   { u16 len, UTF-8 bytes, u16 tag }*   tag dictionary, sorted
+//! u32 n_lex    { u16 len, UTF-8 bytes, u8 bits }*   WordNet lexicon, sorted
 //! u32 n_rows   { u64 feature, u16 n, { u16 tag, f32 weight }*n }*
 //!                                                   rows, sorted by feature
 //! u64 checksum                                      FNV-1a of all the above
@@ -19,11 +20,13 @@
 use std::collections::HashMap;
 
 use super::features::{flags, IdBuild};
-use super::PosTagger;
+use super::{Lexicon, PosTagger};
 use crate::{Error, Result};
 
 const MAGIC: &[u8; 4] = b"WPOS";
-const VERSION: u8 = 1;
+/// Version 2 added the WordNet lexicon (version-1 models are refused:
+/// retrain with `wsd train --method pos`).
+const VERSION: u8 = 2;
 
 fn checksum(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -60,6 +63,13 @@ pub(crate) fn write(t: &PosTagger) -> Vec<u8> {
     for (w, tag) in dict {
         put_str(&mut out, w);
         out.extend_from_slice(&tag.to_le_bytes());
+    }
+    let mut lex: Vec<(&String, &u8)> = t.lexicon.map.iter().collect();
+    lex.sort_unstable();
+    out.extend_from_slice(&(lex.len() as u32).to_le_bytes());
+    for (w, bits) in lex {
+        put_str(&mut out, w);
+        out.push(*bits);
     }
     let mut rows: Vec<(u64, u32)> = t.index.iter().map(|(&k, &r)| (k, r)).collect();
     rows.sort_unstable();
@@ -169,7 +179,8 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
     let version = r.u8()?;
     if version != VERSION {
         return Err(r.err(format!(
-            "POS model body version {version}, this build reads {VERSION}"
+            "POS model body version {version}, this build reads {VERSION}: \
+             retrain it with `wsd train --method pos`"
         )));
     }
     let feature_flags = r.u32()?;
@@ -192,6 +203,17 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
         let t = r.tag(n_tags)?;
         if tagdict.insert(w, t).is_some() {
             return Err(r.err("duplicate tag-dictionary word"));
+        }
+    }
+    let n_lex = r.u32()? as usize;
+    let n_lex = r.count(n_lex, 3)?;
+    let mut lexicon = Lexicon::default();
+    lexicon.map.reserve(n_lex);
+    for _ in 0..n_lex {
+        let w = r.string()?;
+        let bits = r.u8()?;
+        if lexicon.map.insert(w, bits).is_some() {
+            return Err(r.err("duplicate lexicon word"));
         }
     }
     let n_rows = r.u32()? as usize;
@@ -225,6 +247,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
         tags,
         flags: feature_flags,
         tagdict,
+        lexicon,
         index,
         rows,
         entries,

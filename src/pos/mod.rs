@@ -79,6 +79,7 @@
 
 mod features;
 mod io;
+mod lexicon;
 #[cfg(test)]
 mod semcor_eval;
 
@@ -86,6 +87,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use features::{flags, mix64, Context, IdBuild, START, START2};
+pub use lexicon::Lexicon;
 
 /// The number of training passes the project uses (chosen on held-out
 /// SemCor *training* documents, see `semcor_eval.rs`).
@@ -110,6 +112,8 @@ pub struct PosTagger {
     flags: u32,
     /// Frequent unambiguous words (surface form) → tag id.
     tagdict: HashMap<String, u16>,
+    /// WordNet's categories per word (empty for a tagger trained without).
+    lexicon: Lexicon,
     /// Feature hash → row number.
     index: HashMap<u64, u32, IdBuild>,
     /// Row `r` holds `entries[rows[r]..rows[r + 1]]`.
@@ -251,18 +255,53 @@ impl PosTagger {
     /// carry the multiword's tag (see the module docs). Deterministic: the
     /// same input gives the same model.
     pub fn train(sentences: &[Vec<(String, String)>], iterations: usize, seed: u64) -> PosTagger {
+        PosTagger::train_with_lexicon(sentences, iterations, seed, Lexicon::default())
+    }
+
+    /// [`PosTagger::train`] with WordNet's lexicon (see [`Lexicon`]):
+    /// the categories WordNet allows for each word become features, and
+    /// the lexicon is stored in the model so [`PosTagger::tag`] still
+    /// needs nothing else. Reads the inventory's `*.exc` files.
+    pub fn train_with_inventory(
+        sentences: &[Vec<(String, String)>],
+        iterations: usize,
+        seed: u64,
+        inv: &crate::wordnet::Inventory,
+    ) -> crate::Result<PosTagger> {
+        let lexicon = Lexicon::from_inventory(inv)?;
+        Ok(PosTagger::train_with_lexicon(
+            sentences, iterations, seed, lexicon,
+        ))
+    }
+
+    /// [`PosTagger::train`] with a given lexicon (an empty one turns the
+    /// lexicon features off).
+    pub fn train_with_lexicon(
+        sentences: &[Vec<(String, String)>],
+        iterations: usize,
+        seed: u64,
+        lexicon: Lexicon,
+    ) -> PosTagger {
         PosTagger::train_with(
             sentences,
             TrainOptions {
                 iterations,
                 seed,
-                flags: DEFAULT_FLAGS,
+                flags: DEFAULT_FLAGS | flags::LEXICON,
                 heads_only: true,
             },
+            lexicon,
         )
     }
 
-    pub(crate) fn train_with(sentences: &[Vec<(String, String)>], opts: TrainOptions) -> PosTagger {
+    pub(crate) fn train_with(
+        sentences: &[Vec<(String, String)>],
+        mut opts: TrainOptions,
+        lexicon: Lexicon,
+    ) -> PosTagger {
+        if lexicon.is_empty() {
+            opts.flags &= !flags::LEXICON;
+        }
         // Expand multiwords; collect the tag set. Each word gets its gold
         // tag, or `None` for the non-head words of a multiword when only
         // heads are supervised.
@@ -298,7 +337,7 @@ impl PosTagger {
         let mut prepared: Vec<(Context, Vec<Option<u16>>)> = Vec::with_capacity(expanded.len());
         let mut counts: HashMap<String, HashMap<u16, u32>> = HashMap::new();
         for (words, tags) in &expanded {
-            let ctx = Context::new(words, opts.flags);
+            let ctx = Context::new(words, opts.flags, &lexicon);
             let gold: Vec<Option<u16>> = tags
                 .iter()
                 .map(|t| t.and_then(|t| tag_id.get(t).copied()))
@@ -386,6 +425,7 @@ impl PosTagger {
             tags: tagset.iter().map(|t| t.to_string()).collect(),
             flags: opts.flags,
             tagdict,
+            lexicon,
             index,
             rows,
             entries,
@@ -444,7 +484,7 @@ impl PosTagger {
             return Vec::new();
         }
         let (pieces, spans) = expand(words.iter().map(AsRef::as_ref));
-        let ids = self.tag_ids(&Context::new(&pieces, self.flags));
+        let ids = self.tag_ids(&Context::new(&pieces, self.flags, &self.lexicon));
         spans
             .into_iter()
             .map(|span| {

@@ -55,11 +55,28 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::features::flags;
-use super::{expand, is_verbal, PosTagger, TrainOptions, DEFAULT_FLAGS, DEFAULT_ITERATIONS};
+use super::{
+    expand, is_verbal, Lexicon, PosTagger, TrainOptions, DEFAULT_FLAGS, DEFAULT_ITERATIONS,
+};
 use crate::corpus::Split;
 use crate::wordnet::Pos;
 
 type Sentence = Vec<(String, String)>;
+
+/// WordNet's lexicon from `$WSD_WORDNET` / `wordnet/dict`, or an empty
+/// one when `$WSD_POS_NOLEX` is set.
+fn lexicon() -> Lexicon {
+    if std::env::var_os("WSD_POS_NOLEX").is_some() {
+        return Lexicon::default();
+    }
+    let dir = std::env::var_os("WSD_WORDNET")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("wordnet/dict"));
+    let inv = crate::wordnet::Inventory::load(&dir).expect("WordNet (set WSD_WORDNET)");
+    let lex = Lexicon::from_inventory(&inv).expect("exception lists");
+    println!("WordNet lexicon: {} words", lex.len());
+    lex
+}
 
 fn semcor_root() -> PathBuf {
     std::env::var_os("WSD_SEMCOR")
@@ -69,13 +86,15 @@ fn semcor_root() -> PathBuf {
 
 /// The train and test splits as `(word, tag)` sentences, read with the
 /// project's SemCor reader.
-fn split_sentences() -> (Vec<Vec<Sentence>>, Vec<Vec<Sentence>>) {
+/// Documents are `(id, sentences)`; ids start with the concordance
+/// (`brown1/`, `brown2/`, `brownv/`).
+fn split_sentences() -> (Vec<(String, Vec<Sentence>)>, Vec<(String, Vec<Sentence>)>) {
     let root = semcor_root();
     let read = |split| {
         crate::corpus::read_semcor(&root, split)
             .unwrap_or_else(|e| panic!("{e} (set WSD_SEMCOR)"))
             .iter()
-            .map(super::tagged_sentences)
+            .map(|d| (d.id.clone(), super::tagged_sentences(d)))
             .collect()
     };
     (read(Split::Train), read(Split::Test))
@@ -103,6 +122,12 @@ struct Scores {
     confusions: HashMap<(String, String), usize>,
     /// (word, gold, predicted) → count, per SemCor token.
     word_errors: HashMap<(String, String, String), usize>,
+    /// WordNet-category errors on single words: total, prediction outside
+    /// the lexicon's categories, gold outside them, word not in the lexicon.
+    lex_diag: [usize; 4],
+    /// Category errors per (word, gold, predicted), and on multiwords.
+    wn_word_errors: HashMap<(String, String, String), usize>,
+    multi_wn_errors: usize,
     /// Same for the WordNet categories (n, v, a, r, - for other).
     wn_confusions: HashMap<(char, char), usize>,
 }
@@ -150,7 +175,19 @@ fn evaluate(tagger: &PosTagger, sentences: &[Sentence]) -> Scores {
                 let key = (word.to_lowercase(), gold.clone(), p.clone());
                 *s.word_errors.entry(key).or_default() += 1;
             }
+            if wn(p) != wn(gold) && span.len() == 1 && !tagger.lexicon.is_empty() {
+                let b = tagger.lexicon.bits(word);
+                let all = (b | (b >> 4)) & 0xF;
+                let inside = |t: &str| wn(t).is_some_and(|c| all & super::lexicon::bit(c) != 0);
+                s.lex_diag[0] += 1;
+                s.lex_diag[1] += usize::from(wn(p).is_some() && all != 0 && !inside(p));
+                s.lex_diag[2] += usize::from(wn(gold).is_some() && !inside(gold));
+                s.lex_diag[3] += usize::from(all == 0);
+            }
             if wn(p) != wn(gold) {
+                let key = (word.to_lowercase(), gold.clone(), p.clone());
+                *s.wn_word_errors.entry(key).or_default() += 1;
+                s.multi_wn_errors += usize::from(span.len() > 1);
                 *s.wn_confusions
                     .entry((wn_letter(gold), wn_letter(p)))
                     .or_default() += 1;
@@ -202,6 +239,10 @@ fn report(label: &str, s: &Scores) {
             s.words as f64 / cpu
         );
     }
+    println!(
+        "  lexicon diagnosis of category errors (single words): {:?}",
+        s.lex_diag
+    );
     let mut conf: Vec<_> = s.confusions.iter().collect();
     conf.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     let top: Vec<String> = conf
@@ -225,6 +266,18 @@ fn report(label: &str, s: &Scores) {
         .map(|((w, g, p), n)| format!("{w}:{g}->{p} {n}"))
         .collect();
     println!("  top word errors: {}", top.join(", "));
+    let mut errs: Vec<_> = s.wn_word_errors.iter().collect();
+    errs.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let top: Vec<String> = errs
+        .iter()
+        .take(80)
+        .map(|((w, g, p), n)| format!("{w}:{g}->{p} {n}"))
+        .collect();
+    println!(
+        "  {} category errors on multiwords; top category errors: {}",
+        s.multi_wn_errors,
+        top.join(", ")
+    );
 }
 
 /// The reported experiment: train on the train split, score the test split.
@@ -236,15 +289,21 @@ fn semcor_accuracy() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(DEFAULT_ITERATIONS);
     let (train_docs, test_docs) = split_sentences();
-    let train: Vec<Sentence> = train_docs.into_iter().flatten().collect();
-    let test: Vec<Sentence> = test_docs.into_iter().flatten().collect();
+    let train: Vec<Sentence> = train_docs.into_iter().flat_map(|d| d.1).collect();
+    let test_v: Vec<Sentence> = test_docs
+        .iter()
+        .filter(|d| d.0.contains("brownv"))
+        .flat_map(|d| d.1.clone())
+        .collect();
+    let test: Vec<Sentence> = test_docs.into_iter().flat_map(|d| d.1).collect();
     println!(
         "SemCor: {} train sentences, {} test sentences",
         train.len(),
         test.len()
     );
+    let lexicon = lexicon();
     let t0 = Instant::now();
-    let tagger = PosTagger::train(&train, iterations, 1);
+    let tagger = PosTagger::train_with_lexicon(&train, iterations, 1, lexicon);
     let train_secs = t0.elapsed().as_secs_f64();
     let bytes = tagger.to_bytes();
     let t1 = Instant::now();
@@ -262,6 +321,8 @@ fn semcor_accuracy() {
     );
     let train_scores = evaluate(&back, &train[..train.len().min(3000)]);
     report("train (first 3000 sentences)", &train_scores);
+    let sv = evaluate(&back, &test_v);
+    report("test, brownv documents only", &sv);
     let s = evaluate(&back, &test);
     report("TEST", &s);
     assert!(pct(s.tokens_wn_ok, s.tokens) > 90.0);
@@ -294,13 +355,14 @@ fn semcor_tune() {
     };
     let (train_docs, _test_never_used) = split_sentences();
     let (mut fit, mut dev) = (Vec::new(), Vec::new());
-    for (i, doc) in train_docs.into_iter().enumerate() {
+    for (i, (_, doc)) in train_docs.into_iter().enumerate() {
         if i % 5 == 0 {
             dev.extend(doc);
         } else {
             fit.extend(doc);
         }
     }
+    let lex = lexicon();
     println!(
         "tuning: {} fit sentences, {} dev sentences",
         fit.len(),
@@ -329,7 +391,7 @@ fn semcor_tune() {
             heads_only: parts[2] == "1",
         };
         let t0 = Instant::now();
-        let tagger = PosTagger::train_with(&fit, opts);
+        let tagger = PosTagger::train_with(&fit, opts, lex.clone());
         let secs = t0.elapsed().as_secs_f64();
         let s = evaluate(&tagger, &dev);
         report(
