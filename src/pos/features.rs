@@ -215,7 +215,8 @@ impl Context {
         let raw = surface_forms(words);
         let norm = raw.iter().map(|w| normalise(w, feature_flags)).collect();
         let lex = if feature_flags & flags::LEXICON != 0 {
-            raw.iter().map(|w| lexicon.bits(w)).collect()
+            let mut buf = String::new();
+            raw.iter().map(|w| lexicon.bits_with(w, &mut buf)).collect()
         } else {
             Vec::new()
         };

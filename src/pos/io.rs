@@ -19,6 +19,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use super::features::{flags, IdBuild};
 use super::{Lexicon, PosTagger};
 use crate::{Error, Result};
@@ -71,11 +73,11 @@ pub(crate) fn write(t: &PosTagger) -> Vec<u8> {
         put_str(&mut out, w);
         out.push(*bits);
     }
-    let mut rows: Vec<(u64, u32)> = t.index.iter().map(|(&k, &r)| (k, r)).collect();
+    let mut rows: Vec<(u64, (u32, u32))> = t.index.iter().map(|(&k, &r)| (k, r)).collect();
     rows.sort_unstable();
     out.extend_from_slice(&(rows.len() as u32).to_le_bytes());
-    for (key, r) in rows {
-        let span = t.rows[r as usize] as usize..t.rows[r as usize + 1] as usize;
+    for (key, (a, b)) in rows {
+        let span = a as usize..b as usize;
         out.extend_from_slice(&key.to_le_bytes());
         out.extend_from_slice(&(span.len() as u16).to_le_bytes());
         for &(tag, w) in &t.entries[span] {
@@ -197,7 +199,8 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
     }
     let n_dict = r.u32()? as usize;
     let n_dict = r.count(n_dict, 4)?;
-    let mut tagdict = HashMap::with_capacity(n_dict);
+    let mut tagdict = FxHashMap::default();
+    tagdict.reserve(n_dict);
     for _ in 0..n_dict {
         let w = r.string()?;
         let t = r.tag(n_tags)?;
@@ -219,11 +222,10 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
     let n_rows = r.u32()? as usize;
     let n_rows = r.count(n_rows, 10)?;
     let mut index = HashMap::with_capacity_and_hasher(n_rows, IdBuild::default());
-    let mut rows = Vec::with_capacity(n_rows + 1);
-    rows.push(0u32);
     let mut entries = Vec::new();
     for _ in 0..n_rows {
         let key = r.u64()?;
+        let start = u32::try_from(entries.len()).map_err(|_| r.err("too many weights"))?;
         let n = usize::from(r.u16()?);
         let n = r.count(n, 6)?;
         for _ in 0..n {
@@ -234,11 +236,10 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
             }
             entries.push((t, w));
         }
-        if index.insert(key, (rows.len() - 1) as u32).is_some() {
+        let end = u32::try_from(entries.len()).map_err(|_| r.err("too many weights"))?;
+        if index.insert(key, (start, end)).is_some() {
             return Err(r.err("duplicate feature"));
         }
-        let end = u32::try_from(entries.len()).map_err(|_| r.err("too many weights"))?;
-        rows.push(end);
     }
     if r.pos != body.len() {
         return Err(r.err("trailing bytes after the model"));
@@ -249,7 +250,6 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
         tagdict,
         lexicon,
         index,
-        rows,
         entries,
     })
 }

@@ -113,26 +113,41 @@ impl Lexicon {
     /// as a lemma or a listed exception form; high nibble, only through
     /// morphy's suffix rules (`walked` → verb `walk`).
     pub fn bits(&self, word: &str) -> u8 {
+        self.bits_with(word, &mut String::new())
+    }
+
+    /// [`Lexicon::bits`] with a scratch buffer (no allocation per word).
+    pub(crate) fn bits_with(&self, word: &str, buf: &mut String) -> u8 {
         if self.map.is_empty() || word.is_empty() {
             return 0;
         }
-        let lower;
         let w = if word.bytes().any(|b| b.is_ascii_uppercase()) || !word.is_ascii() {
-            lower = word.to_lowercase();
-            lower.as_str()
+            buf.clear();
+            buf.extend(word.chars().flat_map(char::to_lowercase));
+            std::mem::take(buf)
         } else {
-            word
+            String::new()
         };
+        let w_ref: &str = if w.is_empty() { word } else { &w };
+        let out = self.bits_lower(w_ref, buf);
+        if !w.is_empty() {
+            *buf = w;
+        }
+        out
+    }
+
+    fn bits_lower(&self, w: &str, buf: &mut String) -> u8 {
         let stored = self.map.get(w).copied().unwrap_or(0);
         let exact = (stored & 0xF) | (stored >> 4);
+        // Suffix rules only apply to words of letters (and not to a lone
+        // `s` and the like).
+        if w.len() < 3 || !w.bytes().all(|b| b.is_ascii_lowercase()) {
+            return exact;
+        }
         let mut ruled = 0u8;
-        let mut buf = String::with_capacity(w.len() + 2);
         for (k, rules) in RULES.iter().enumerate() {
             let b = 1u8 << k;
             for (old, new) in *rules {
-                if ruled & b != 0 {
-                    break;
-                }
                 if let Some(stem) = w.strip_suffix(old) {
                     if stem.is_empty() {
                         continue;
@@ -142,6 +157,7 @@ impl Lexicon {
                     buf.push_str(new);
                     if self.map.get(buf.as_str()).is_some_and(|&m| m & b != 0) {
                         ruled |= b;
+                        break;
                     }
                 }
             }

@@ -86,6 +86,8 @@ mod semcor_eval;
 use std::collections::HashMap;
 use std::ops::Range;
 
+use rustc_hash::FxHashMap;
+
 use features::{flags, mix64, Context, IdBuild, START, START2};
 pub use lexicon::Lexicon;
 
@@ -100,8 +102,12 @@ const TAGDICT_MIN_SHARE: f64 = 0.97;
 /// Averaged weights smaller than this (in absolute value) are dropped.
 const PRUNE_BELOW: f64 = 1e-4;
 /// The default set of optional feature templates.
-const DEFAULT_FLAGS: u32 =
-    flags::SHAPE | flags::AFFIXES | flags::CLASS_NORM | flags::CAP_INITIAL | flags::BIGRAMS;
+const DEFAULT_FLAGS: u32 = flags::SHAPE
+    | flags::AFFIXES
+    | flags::CLASS_NORM
+    | flags::CAP_INITIAL
+    | flags::BIGRAMS
+    | flags::CONTEXT2;
 
 /// A trained averaged-perceptron POS tagger (see the module docs).
 #[derive(Clone, Debug, PartialEq)]
@@ -111,13 +117,12 @@ pub struct PosTagger {
     /// Optional feature templates (`features::flags`).
     flags: u32,
     /// Frequent unambiguous words (surface form) → tag id.
-    tagdict: HashMap<String, u16>,
+    tagdict: FxHashMap<String, u16>,
     /// WordNet's categories per word (empty for a tagger trained without).
     lexicon: Lexicon,
-    /// Feature hash → row number.
-    index: HashMap<u64, u32, IdBuild>,
-    /// Row `r` holds `entries[rows[r]..rows[r + 1]]`.
-    rows: Vec<u32>,
+    /// Feature hash → its row, `entries[start..end]` (one lookup per
+    /// feature when tagging).
+    index: HashMap<u64, (u32, u32), IdBuild>,
     /// (tag id, averaged weight), grouped by row.
     entries: Vec<(u16, f32)>,
 }
@@ -132,6 +137,22 @@ pub(crate) struct TrainOptions {
     /// Supervise only the head word of a multiword (see the module docs);
     /// otherwise every word of it gets the multiword's tag.
     pub heads_only: bool,
+    /// Train on coarse tags: the inflection tags of nouns, verbs,
+    /// adjectives and adverbs folded onto `NN`, `VB`, `JJ`, `RB` (the
+    /// brown1/brown2 style), `NNPS` onto `NNP`.
+    pub coarse: bool,
+}
+
+/// The coarse tag of a Penn tag (see [`TrainOptions::coarse`]).
+pub(crate) fn coarse_tag(t: &str) -> &str {
+    match t {
+        "NNS" => "NN",
+        "NNPS" => "NNP",
+        "VBD" | "VBZ" | "VBP" | "VBN" | "VBG" => "VB",
+        "JJR" | "JJS" => "JJ",
+        "RBR" | "RBS" => "RB",
+        _ => t,
+    }
 }
 
 /// SplitMix64: small, fast, deterministic.
@@ -289,6 +310,7 @@ impl PosTagger {
                 seed,
                 flags: DEFAULT_FLAGS | flags::LEXICON,
                 heads_only: true,
+                coarse: false,
             },
             lexicon,
         )
@@ -318,7 +340,8 @@ impl PosTagger {
                 };
                 for k in span.clone() {
                     let supervised = span.len() == 1 || k == head || !opts.heads_only;
-                    tags.push(supervised.then_some(t.as_str()));
+                    let t = if opts.coarse { coarse_tag(t) } else { t };
+                    tags.push(supervised.then_some(t));
                 }
             }
             tagset.extend(tags.iter().flatten().copied());
@@ -349,7 +372,7 @@ impl PosTagger {
             }
             prepared.push((ctx, gold));
         }
-        let mut tagdict = HashMap::new();
+        let mut tagdict = FxHashMap::default();
         for (w, by_tag) in counts {
             let n: u32 = by_tag.values().sum();
             let (&best, &k) = by_tag
@@ -402,7 +425,6 @@ impl PosTagger {
         let mut keyed: Vec<(u64, u32)> = trainer.index.into_iter().collect();
         keyed.sort_unstable();
         let mut index = HashMap::with_capacity_and_hasher(keyed.len(), IdBuild::default());
-        let mut rows = vec![0u32];
         let mut entries = Vec::new();
         for (key, r) in keyed {
             let mut row: Vec<(u16, f32)> = trainer.rows[r as usize]
@@ -417,9 +439,9 @@ impl PosTagger {
                 continue;
             }
             row.sort_unstable_by_key(|e| e.0);
-            index.insert(key, (rows.len() - 1) as u32);
+            let start = entries.len() as u32;
             entries.extend(row);
-            rows.push(entries.len() as u32);
+            index.insert(key, (start, entries.len() as u32));
         }
         PosTagger {
             tags: tagset.iter().map(|t| t.to_string()).collect(),
@@ -427,7 +449,6 @@ impl PosTagger {
             tagdict,
             lexicon,
             index,
-            rows,
             entries,
         }
     }
@@ -458,10 +479,8 @@ impl PosTagger {
                     ctx.features(i, prev, prev2, self.flags, &mut feats);
                     scores.iter_mut().for_each(|s| *s = 0.0);
                     for f in &feats {
-                        if let Some(&r) = self.index.get(f) {
-                            let span =
-                                self.rows[r as usize] as usize..self.rows[r as usize + 1] as usize;
-                            for &(t, w) in &self.entries[span] {
+                        if let Some(&(a, b)) = self.index.get(f) {
+                            for &(t, w) in &self.entries[a as usize..b as usize] {
                                 scores[usize::from(t)] += w;
                             }
                         }

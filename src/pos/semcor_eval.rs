@@ -158,8 +158,31 @@ fn evaluate(tagger: &PosTagger, sentences: &[Sentence]) -> Scores {
     }
     s.seconds = start.elapsed().as_secs_f64();
     s.cpu_seconds = cpu_start.and_then(|a| cpu_seconds().map(|b| b - a));
+    let show: usize = std::env::var("WSD_POS_SHOW")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut shown = 0;
     for (sent, (pred, spans)) in sentences.iter().zip(&preds) {
-        for ((word, gold), span) in sent.iter().zip(spans) {
+        for (k, ((word, gold), span)) in sent.iter().zip(spans).enumerate() {
+            if shown < show && span.len() == 1 && wn(&pred[span.start]) != wn(gold) {
+                shown += 1;
+                let ctx: Vec<String> = sent
+                    .iter()
+                    .zip(spans)
+                    .enumerate()
+                    .skip(k.saturating_sub(4))
+                    .take(8)
+                    .map(|(j, ((w, g), sp))| {
+                        if j == k {
+                            format!("[{w}/{g}->{}]", pred[sp.start])
+                        } else {
+                            format!("{w}/{g}")
+                        }
+                    })
+                    .collect();
+                println!("  ERR {}", ctx.join(" "));
+            }
             let first = &pred[span.start];
             let last = &pred[span.end - 1];
             let p = if span.len() == 1 || is_verbal(first) {
@@ -354,6 +377,17 @@ fn semcor_tune() {
         return;
     };
     let (train_docs, _test_never_used) = split_sentences();
+    // `$WSD_POS_REGIME=v` (or `12`): only brownv (or brown1/brown2)
+    // documents, to see what knowing the annotation regime would be worth.
+    let regime = std::env::var("WSD_POS_REGIME").unwrap_or_default();
+    let train_docs: Vec<_> = train_docs
+        .into_iter()
+        .filter(|(id, _)| match regime.as_str() {
+            "v" => id.contains("brownv"),
+            "12" => !id.contains("brownv"),
+            _ => true,
+        })
+        .collect();
     let (mut fit, mut dev) = (Vec::new(), Vec::new());
     for (i, (_, doc)) in train_docs.into_iter().enumerate() {
         if i % 5 == 0 {
@@ -383,12 +417,13 @@ fn semcor_tune() {
     };
     for cfg in grid.split(',') {
         let parts: Vec<&str> = cfg.split(':').collect();
-        assert_eq!(parts.len(), 3, "iterations:flags:heads");
+        assert!(parts.len() >= 3, "iterations:flags:heads[:coarse]");
         let opts = TrainOptions {
             iterations: parts[0].parse().unwrap(),
             seed: 1,
             flags: parts[1].parse().unwrap(),
             heads_only: parts[2] == "1",
+            coarse: parts.get(3) == Some(&"1"),
         };
         let t0 = Instant::now();
         let tagger = PosTagger::train_with(&fit, opts, lex.clone());
@@ -396,10 +431,11 @@ fn semcor_tune() {
         let s = evaluate(&tagger, &dev);
         report(
             &format!(
-                "iters {} flags {:#x} heads-only {} (train {secs:.0}s, {:.1} MB)",
+                "iters {} flags {:#x} heads-only {} coarse {} (train {secs:.0}s, {:.1} MB)",
                 opts.iterations,
                 opts.flags,
                 opts.heads_only,
+                opts.coarse,
                 tagger.to_bytes().len() as f64 / 1e6
             ),
             &s,
