@@ -96,9 +96,9 @@ pub use lexicon::Lexicon;
 pub const DEFAULT_ITERATIONS: usize = 10;
 
 /// Words seen at least this often …
-const TAGDICT_MIN_FREQ: u32 = 20;
+const TAGDICT_MIN_FREQ: u32 = 10;
 /// … with one tag at least this share of the time go in the tag dictionary.
-const TAGDICT_MIN_SHARE: f64 = 0.97;
+const TAGDICT_MIN_SHARE: f64 = 0.99;
 /// Averaged weights smaller than this (in absolute value) are dropped.
 const PRUNE_BELOW: f64 = 1e-4;
 /// The default set of optional feature templates.
@@ -141,6 +141,8 @@ pub(crate) struct TrainOptions {
     /// adjectives and adverbs folded onto `NN`, `VB`, `JJ`, `RB` (the
     /// brown1/brown2 style), `NNPS` onto `NNP`.
     pub coarse: bool,
+    /// Tag-dictionary thresholds: minimum count, minimum share.
+    pub tagdict: (u32, f64),
 }
 
 /// The coarse tag of a Penn tag (see [`TrainOptions::coarse`]).
@@ -311,6 +313,7 @@ impl PosTagger {
                 flags: DEFAULT_FLAGS | flags::LEXICON,
                 heads_only: true,
                 coarse: false,
+                tagdict: (TAGDICT_MIN_FREQ, TAGDICT_MIN_SHARE),
             },
             lexicon,
         )
@@ -379,8 +382,8 @@ impl PosTagger {
                 .iter()
                 .max_by_key(|(t, c)| (**c, std::cmp::Reverse(**t)))
                 .expect("counted at least once");
-            if n >= TAGDICT_MIN_FREQ
-                && f64::from(k) / f64::from(n) >= TAGDICT_MIN_SHARE
+            if n >= opts.tagdict.0
+                && f64::from(k) / f64::from(n) >= opts.tagdict.1
                 && w.len() <= usize::from(u16::MAX)
             {
                 tagdict.insert(w, best);

@@ -424,6 +424,10 @@ fn semcor_tune() {
             flags: parts[1].parse().unwrap(),
             heads_only: parts[2] == "1",
             coarse: parts.get(3) == Some(&"1"),
+            tagdict: (
+                parts.get(4).map_or(10, |v| v.parse().unwrap()),
+                parts.get(5).map_or(0.99, |v| v.parse().unwrap()),
+            ),
         };
         let t0 = Instant::now();
         let tagger = PosTagger::train_with(&fit, opts, lex.clone());
@@ -431,11 +435,12 @@ fn semcor_tune() {
         let s = evaluate(&tagger, &dev);
         report(
             &format!(
-                "iters {} flags {:#x} heads-only {} coarse {} (train {secs:.0}s, {:.1} MB)",
+                "iters {} flags {:#x} heads-only {} coarse {} tagdict {:?} (train {secs:.0}s, {:.1} MB)",
                 opts.iterations,
                 opts.flags,
                 opts.heads_only,
                 opts.coarse,
+                opts.tagdict,
                 tagger.to_bytes().len() as f64 / 1e6
             ),
             &s,
