@@ -58,10 +58,9 @@
 //!
 //! * the old default (shape, affixes, capitalisation, bigrams, word
 //!   classes; tag dictionary 20 / 97 %): 92.24 / 95.91
-//! * + WordNet lexicon: 92.69 / 96.35
-//! * + previous word × word, previous tag × suffix, previous word ×
-//!   lexicon bits (`CONTEXT2`): 93.02 / 96.68 (also good: 15 passes
-//!   96.67)
+//! * with the WordNet lexicon: 92.69 / 96.35
+//! * and previous word × word, previous tag × suffix, previous word ×
+//!   lexicon bits (`CONTEXT2`): 93.02 / 96.68 (15 passes: 96.67)
 //! * more templates, none kept: word × lexicon bits of ±1, the word
 //!   trigram −1 0 +1, word × suffix of +1, lexicon bits of ±2: 96.65;
 //!   lexicon bits × capitalisation / tag −2 / bits of −1: 96.62 (vs 96.61
@@ -91,6 +90,8 @@ use crate::corpus::Split;
 use crate::wordnet::Pos;
 
 type Sentence = Vec<(String, String)>;
+/// A document id and its sentences.
+type Doc = (String, Vec<Sentence>);
 
 /// WordNet's lexicon from `$WSD_WORDNET` / `wordnet/dict`, or an empty
 /// one when `$WSD_POS_NOLEX` is set.
@@ -117,7 +118,7 @@ fn semcor_root() -> PathBuf {
 /// project's SemCor reader.
 /// Documents are `(id, sentences)`; ids start with the concordance
 /// (`brown1/`, `brown2/`, `brownv/`).
-fn split_sentences() -> (Vec<(String, Vec<Sentence>)>, Vec<(String, Vec<Sentence>)>) {
+fn split_sentences() -> (Vec<Doc>, Vec<Doc>) {
     let root = semcor_root();
     let read = |split| {
         crate::corpus::read_semcor(&root, split)
