@@ -613,7 +613,7 @@ mod prop_tests {
             prop_assert_eq!(&written.params, &params);
             let (header, back) = read_model(&path, &method, Some(&wn)).unwrap();
             prop_assert_eq!(&header, &written);
-            prop_assert_eq!(back, body);
+            prop_assert_eq!(&back[..], &body[..]);
             prop_assert_eq!(read_header(&path).unwrap(), written);
             // Asked for another method or another WordNet: refused.
             let other = format!("{method}x");

@@ -283,7 +283,8 @@ impl Resources {
                     )
                 });
                 let docs = read_semcor(&semcor, Split::Train)?;
-                let summary = crate::train::pos_tagger(&docs, &Split::Train.to_string(), &path)?;
+                let summary =
+                    crate::train::pos_tagger(self, &docs, &Split::Train.to_string(), &path)?;
                 self.notice(&summary);
             }
             let (_, body) = model_io::read_model(&path, "pos", None)?;

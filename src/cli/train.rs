@@ -89,7 +89,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     }
     let Some(method) = method else {
         let pb = progress::spinner("training the POS tagger (averaged perceptron)", cli.quiet);
-        let summary = wsd::train::pos_tagger(&docs, &args.split.to_string(), &output)?;
+        let summary = wsd::train::pos_tagger(res, &docs, &args.split.to_string(), &output)?;
         pb.finish_and_clear();
         crate::note!(cli, "{summary}");
         return Ok(ExitCode::SUCCESS);

@@ -7,6 +7,8 @@
 
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::Lexicon;
+
 /// Feature-set flags stored in the model (bit set of the optional
 /// templates the model was trained with).
 pub(crate) mod flags {
@@ -22,8 +24,16 @@ pub(crate) mod flags {
     pub const CAP_INITIAL: u32 = 1 << 3;
     /// Previous tag × next word, and current word × next word.
     pub const BIGRAMS: u32 = 1 << 4;
+    /// The categories WordNet allows for the current word, alone, with
+    /// the previous tag and with its suffix, and for the words at −1, +1
+    /// (needs the model's [`super::super::Lexicon`]).
+    pub const LEXICON: u32 = 1 << 5;
+    /// Previous word × current word, previous tag × suffix, and the
+    /// previous word × current word's lexicon bits.
+    pub const CONTEXT2: u32 = 1 << 6;
     /// All flags this build knows.
-    pub const KNOWN: u32 = SHAPE | AFFIXES | CLASS_NORM | CAP_INITIAL | BIGRAMS;
+    pub const KNOWN: u32 =
+        SHAPE | AFFIXES | CLASS_NORM | CAP_INITIAL | BIGRAMS | LEXICON | CONTEXT2;
 }
 
 /// The tag id used for positions before the sentence start.
@@ -195,13 +205,32 @@ pub(crate) struct Context {
     pub raw: Vec<String>,
     /// Normalised forms — for word features.
     pub norm: Vec<String>,
+    /// WordNet categories of each word ([`Lexicon::bits`]); empty when the
+    /// lexicon features are off.
+    pub lex: Vec<u8>,
 }
 
 impl Context {
-    pub fn new<S: AsRef<str>>(words: &[S], feature_flags: u32) -> Context {
+    pub fn new<S: AsRef<str>>(words: &[S], feature_flags: u32, lexicon: &Lexicon) -> Context {
         let raw = surface_forms(words);
         let norm = raw.iter().map(|w| normalise(w, feature_flags)).collect();
-        Context { raw, norm }
+        let lex = if feature_flags & flags::LEXICON != 0 {
+            let mut buf = String::new();
+            raw.iter().map(|w| lexicon.bits_with(w, &mut buf)).collect()
+        } else {
+            Vec::new()
+        };
+        Context { raw, norm, lex }
+    }
+
+    /// Lexicon bits of the word at `i + off`; 0xFF outside the sentence.
+    fn lex_at(&self, i: usize, off: isize) -> u16 {
+        let j = i as isize + off;
+        if j < 0 || j as usize >= self.lex.len() {
+            0xFF
+        } else {
+            u16::from(self.lex[j as usize])
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -266,6 +295,20 @@ impl Context {
             out.push(f(20).tag(prev).str(wp1).done());
             out.push(f(21).str(w).str(wp1).done());
         }
+        if fl & flags::LEXICON != 0 {
+            let b = self.lex_at(i, 0);
+            out.push(f(22).tag(b).done());
+            out.push(f(23).tag(b).tag(prev).done());
+            out.push(f(24).tag(b).str(suffix(raw, 3)).done());
+            out.push(f(25).tag(self.lex_at(i, -1)).done());
+            out.push(f(26).tag(self.lex_at(i, 1)).done());
+            out.push(f(27).tag(b).tag(self.lex_at(i, 1)).done());
+        }
+        if fl & flags::CONTEXT2 != 0 {
+            out.push(f(28).str(wm1).str(w).done());
+            out.push(f(29).tag(prev).str(suffix(raw, 3)).done());
+            out.push(f(30).str(wm1).tag(self.lex_at(i, 0)).done());
+        }
     }
 }
 
@@ -305,7 +348,7 @@ mod tests {
 
     #[test]
     fn feature_hashes_are_stable() {
-        let c = Context::new(&["The", "dog"], flags::KNOWN);
+        let c = Context::new(&["The", "dog"], flags::KNOWN, &Lexicon::default());
         let mut a = Vec::new();
         let mut b = Vec::new();
         c.features(1, 3, START, flags::KNOWN, &mut a);

@@ -4,12 +4,13 @@
 //! [`PosTagger::from_bytes`] detects a truncated or garbled body on its own.
 //!
 //! ```text
-//! b"WSDPOS02"  postcard { flags, tags, dict, key_deltas, lens, entries }
+//! b"WSDPOS03"  postcard { flags, tags, dict, lexicon, key_deltas, lens, entries }
 //! 8 bytes      sha256 prefix of all the above
 //! ```
 //!
 //! `tags` are the tag names in id order; `dict` the tag dictionary sorted
-//! by word; the weight rows sorted by feature hash, as the first hash and
+//! by word; `lexicon` the WordNet categories of each word (sorted; empty
+//! for a tagger trained without WordNet); the weight rows sorted by feature hash, as the first hash and
 //! the differences (`key_deltas`), the number of weights of each row
 //! (`lens`) and all `(tag, weight)` pairs (`entries`). Reading checks the
 //! checksum, then tag ids against the tag count, finiteness of weights,
@@ -19,15 +20,17 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::features::{flags, IdBuild};
-use super::PosTagger;
+use super::{Lexicon, PosTagger};
 use crate::model_io;
 use crate::{Error, Result};
 
-/// Body type and version.
-const BODY_TAG: &[u8; 8] = b"WSDPOS02";
+/// Body type and version (03: the WordNet lexicon; older models are
+/// refused: retrain with `wsd train --method pos`).
+const BODY_TAG: &[u8; 8] = b"WSDPOS03";
 
 /// The body as stored (strings borrowed from the bytes when decoding).
 #[derive(Serialize, Deserialize)]
@@ -37,6 +40,8 @@ struct PosBody<'a> {
     tags: Vec<&'a str>,
     #[serde(borrow)]
     dict: Vec<(&'a str, u16)>,
+    #[serde(borrow)]
+    lexicon: Vec<(&'a str, u8)>,
     key_deltas: Vec<u64>,
     lens: Vec<u16>,
     entries: Vec<(u16, f32)>,
@@ -45,16 +50,23 @@ struct PosBody<'a> {
 pub(crate) fn write(t: &PosTagger) -> Vec<u8> {
     let mut dict: Vec<(&str, u16)> = t.tagdict.iter().map(|(w, &g)| (w.as_str(), g)).collect();
     dict.sort_unstable();
-    let mut rows: Vec<(u64, u32)> = t.index.iter().map(|(&k, &r)| (k, r)).collect();
+    let mut lexicon: Vec<(&str, u8)> = t
+        .lexicon
+        .map
+        .iter()
+        .map(|(w, &b)| (w.as_str(), b))
+        .collect();
+    lexicon.sort_unstable();
+    let mut rows: Vec<(u64, (u32, u32))> = t.index.iter().map(|(&k, &r)| (k, r)).collect();
     rows.sort_unstable();
     let mut key_deltas = Vec::with_capacity(rows.len());
     let mut lens = Vec::with_capacity(rows.len());
     let mut entries = Vec::with_capacity(t.entries.len());
     let mut prev = 0u64;
-    for (key, r) in rows {
+    for (key, (a, b)) in rows {
         key_deltas.push(key - prev);
         prev = key;
-        let span = t.rows[r as usize] as usize..t.rows[r as usize + 1] as usize;
+        let span = a as usize..b as usize;
         lens.push(span.len() as u16);
         entries.extend_from_slice(&t.entries[span]);
     }
@@ -62,6 +74,7 @@ pub(crate) fn write(t: &PosTagger) -> Vec<u8> {
         flags: t.flags,
         tags: t.tags.iter().map(String::as_str).collect(),
         dict,
+        lexicon,
         key_deltas,
         lens,
         entries,
@@ -94,10 +107,18 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
             Err(bad(format!("tag id {t} out of range ({n_tags} tags)")))
         }
     };
-    let mut tagdict = HashMap::with_capacity(body.dict.len());
+    let mut tagdict = FxHashMap::default();
+    tagdict.reserve(body.dict.len());
     for (w, t) in body.dict {
         if tagdict.insert(w.to_owned(), tag(t)?).is_some() {
             return Err(bad("duplicate tag-dictionary word".into()));
+        }
+    }
+    let mut lexicon = Lexicon::default();
+    lexicon.map.reserve(body.lexicon.len());
+    for (w, bits) in body.lexicon {
+        if lexicon.map.insert(w.to_owned(), bits).is_some() {
+            return Err(bad("duplicate lexicon word".into()));
         }
     }
     let n_rows = body.key_deltas.len();
@@ -116,8 +137,6 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
         }
     }
     let mut index = HashMap::with_capacity_and_hasher(n_rows, IdBuild::default());
-    let mut rows = Vec::with_capacity(n_rows + 1);
-    rows.push(0u32);
     let (mut key, mut end) = (0u64, 0u32);
     for (i, (&d, &n)) in body.key_deltas.iter().zip(&body.lens).enumerate() {
         if i > 0 && d == 0 {
@@ -126,16 +145,16 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
         key = key
             .checked_add(d)
             .ok_or_else(|| bad("feature hash overflow".into()))?;
-        index.insert(key, i as u32);
+        let start = end;
         end += u32::from(n);
-        rows.push(end);
+        index.insert(key, (start, end));
     }
     Ok(PosTagger {
         tags: body.tags.iter().map(|t| (*t).to_owned()).collect(),
         flags: body.flags,
         tagdict,
+        lexicon,
         index,
-        rows,
         entries: body.entries,
     })
 }
