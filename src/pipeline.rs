@@ -8,14 +8,22 @@ use rustc_hash::FxHashSet;
 
 use crate::corpus::{Document, Sentence, Token};
 use crate::pos::PosTagger;
-use crate::text::{is_stop_word, split_sentences, MweMatcher};
+use crate::text::targets::is_auxiliary;
+use crate::text::{choose_lemma, split_sentences, MweMatcher, TargetTable};
 use crate::wordnet::{Inventory, Pos};
+
+pub mod align;
+pub mod learn;
+
+pub use align::{align_raw, RawAlignment, RawBreakdown, RawOutcome};
 
 /// Which tokens become targets.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TargetSelection {
-    /// Open-class words (nouns, verbs, adjectives, adverbs) that are not
-    /// stop words and have WordNet senses — the default, as the notes advise.
+    /// The words SemCor's annotators would tag, learned from its train
+    /// split ([`crate::text::targets`]): content words with WordNet senses,
+    /// `not`, `only`, `other` and main-verb `be`/`have`/`do` included,
+    /// other stop words and auxiliaries left out — the default.
     Content,
     /// Every noun, verb, adjective or adverb with WordNet senses, stop
     /// words included (`be`, `have`): all-words runs.
@@ -72,10 +80,30 @@ impl Pipeline<'_> {
             let sno = first_sentence + si;
             let words: Vec<&str> = raw.iter().map(|t| t.text.as_str()).collect();
             let tags = self.tagger.tag(&words);
-            let matches = match self.mwe {
-                Some(m) => m.find(self.inv, &words),
+            let poses: Vec<Option<Pos>> = tags
+                .iter()
+                .zip(&words)
+                .map(|(t, w)| Pos::from_tag(t).or_else(|| self.function_tag_pos(t, w)))
+                .collect();
+            let lemmas: Vec<Option<String>> = words
+                .iter()
+                .zip(&poses)
+                .map(|(w, p)| p.and_then(|p| choose_lemma(self.inv, w, p)))
+                .collect();
+            let mut matches = match self.mwe {
+                Some(m) => m.find_tagged(self.inv, &words, &tags),
                 None => Vec::new(),
             };
+            if let TargetSelection::Lemmas(set) = &self.targets {
+                // A requested lemma inside a collocation that is not itself
+                // requested: keep the words apart so the lemma is found.
+                matches.retain(|m| {
+                    set.contains(&m.lemma)
+                        || !lemmas[m.start..m.end]
+                            .iter()
+                            .any(|l| l.as_ref().is_some_and(|l| set.contains(l)))
+                });
+            }
             let mut tokens = Vec::with_capacity(raw.len());
             let mut mi = 0;
             let mut i = 0;
@@ -107,28 +135,19 @@ impl Pipeline<'_> {
                     continue;
                 }
                 let t = &raw[i];
-                let pos = Pos::from_tag(&tags[i]);
-                let lemma = match pos {
-                    Some(p) => self
-                        .inv
-                        .morphy(&t.text, p)
-                        .into_iter()
-                        .next()
-                        .unwrap_or_else(|| t.text.to_lowercase()),
-                    None => t.text.to_lowercase(),
-                };
                 tokens.push(Token {
                     text: t.text.clone(),
-                    lemma: Some(lemma),
+                    lemma: Some(lemmas[i].clone().unwrap_or_else(|| t.text.to_lowercase())),
                     tag: Some(tags[i].clone()),
-                    pos,
+                    pos: poses[i],
                     span: Some((base + t.start, base + t.end)),
                     ..Token::default()
                 });
                 i += 1;
             }
+            let aux = auxiliary_flags(&tokens);
             for (ti, tok) in tokens.iter_mut().enumerate() {
-                if self.is_target(tok) {
+                if self.is_target(tok, aux[ti]) {
                     tok.instance = Some(format!("{doc_id}.s{sno}.t{ti}"));
                 }
             }
@@ -140,17 +159,55 @@ impl Pipeline<'_> {
         doc
     }
 
-    fn is_target(&self, tok: &Token) -> bool {
+    /// The WordNet category of a word the tagger gave a function-word tag
+    /// that WordNet still has as an adjective or adverb, as SemCor's
+    /// annotators tag it: numbers and determiners (`CD`, `DT`, `PDT`: `one`,
+    /// `two`, `all`, `no`, `some`) as adjectives when WordNet has them so,
+    /// existential `there` (`EX`) as an adverb. Whether they are then
+    /// targets is the target table's call.
+    fn function_tag_pos(&self, tag: &str, word: &str) -> Option<Pos> {
+        let pos = match tag {
+            "CD" | "DT" | "PDT" => Pos::Adj,
+            "EX" => Pos::Adv,
+            _ => return None,
+        };
+        (!self.inv.lookup(word, pos).is_empty()).then_some(pos)
+    }
+
+    /// Is `tok` (an auxiliary use of `be`/`have`/`do` when `aux`) a target?
+    fn is_target(&self, tok: &Token, aux: bool) -> bool {
         let (Some(lemma), Some(pos)) = (&tok.lemma, tok.pos) else {
             return false;
         };
         let selected = match &self.targets {
-            TargetSelection::Content => !is_stop_word(&tok.text) && !is_stop_word(lemma),
+            TargetSelection::Content => TargetTable::shipped().is_target(lemma, pos, aux),
             TargetSelection::All => true,
             TargetSelection::Lemmas(set) => set.contains(lemma),
         };
         selected && !self.inv.senses(lemma, pos).is_empty()
     }
+}
+
+/// For each token of a sentence, whether it is an auxiliary use of `be`,
+/// `have` or `do` ([`is_auxiliary`]: before a participle, or `do` before a
+/// verb).
+pub fn auxiliary_flags(tokens: &[Token]) -> Vec<bool> {
+    let words: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
+    let tags: Vec<&str> = tokens
+        .iter()
+        .map(|t| t.tag.as_deref().unwrap_or(""))
+        .collect();
+    let lemmas: Vec<Option<&str>> = tokens.iter().map(|t| t.lemma.as_deref()).collect();
+    tokens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            t.pos == Some(Pos::Verb)
+                && t.lemma
+                    .as_deref()
+                    .is_some_and(|l| is_auxiliary(l, &words, &tags, &lemmas, i))
+        })
+        .collect()
 }
 
 /// Rebuild the plain text of an annotated document (one line per sentence,

@@ -4,6 +4,7 @@
 //!
 //! * `wordnet` — the inventory, ids, morphy, `wsd senses` / `wsd synset`, bad input.
 //! * `corpus` — SemCor and XML readers, the scorer, `wsd eval` / `wsd score`, MFS.
+//! * `front_end` — targets, multiwords on evidence, lemmas, `--mwe`, the `--raw` alignment.
 //! * `tag` — `wsd tag` on plain text: pipeline, formats, streaming, bad input.
 //! * `knowledge` — similarity measures against NLTK, IC tables, `wsd similarity`,
 //!   Lesk, extended Lesk and similarity-based disambiguation.
@@ -11,6 +12,7 @@
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
 
 mod corpus;
+mod front_end;
 mod knn;
 mod knowledge;
 mod nb;

@@ -17,7 +17,7 @@ use wsd::corpus::{
 use wsd::disambig::{run_documents, Prediction};
 use wsd::eval::{render_text, score};
 use wsd::pipeline::{rebuild_text, Pipeline, TargetSelection};
-use wsd::text::MweMatcher;
+use wsd::text::{MweMatcher, MweMode};
 use wsd::wordnet::Inventory;
 
 /// Arguments of `wsd eval`.
@@ -57,6 +57,13 @@ pub struct Args {
     /// gold instances by character span — what automatic preprocessing costs.
     #[arg(long)]
     pub raw: bool,
+    /// How --raw joins multiword expressions: learned (the default), greedy
+    /// or none (see `wsd tag --mwe`).
+    #[arg(long, value_name = "MODE", default_value = "learned")]
+    pub mwe: MweMode,
+    /// Same as --mwe none.
+    #[arg(long)]
+    pub no_mwe: bool,
     /// POS tagger model for --raw.
     #[arg(long, value_name = "FILE", default_value = "models/pos.wsd")]
     pub pos_model: PathBuf,
@@ -95,11 +102,12 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let mut raw_found = None;
     if args.raw {
         let tagger = super::train::pos_tagger(cli, &args.pos_model, &args.method.semcor_counts)?;
-        let mwe = MweMatcher::new(&inv);
+        let mode = if args.no_mwe { MweMode::None } else { args.mwe };
+        let mwe = (mode != MweMode::None).then(|| MweMatcher::with_mode(&inv, mode));
         let pipeline = Pipeline {
             inv: &inv,
             tagger: &tagger,
-            mwe: Some(&mwe),
+            mwe: mwe.as_ref(),
             targets: TargetSelection::Content,
         };
         let mut found = 0;

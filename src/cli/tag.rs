@@ -28,7 +28,7 @@ use wsd::atomic::AtomicFile;
 use wsd::corpus::Document;
 use wsd::disambig::{Disambiguator, Prediction};
 use wsd::pipeline::{Pipeline, TargetSelection};
-use wsd::text::MweMatcher;
+use wsd::text::{MweMatcher, MweMode};
 use wsd::wordnet::{canonical_name, offset_string, Inventory};
 
 /// Output format of `wsd tag`.
@@ -78,7 +78,12 @@ pub struct Args {
     /// Same as --targets all.
     #[arg(long)]
     pub all_words: bool,
-    /// Do not join multiword expressions (took place → take_place).
+    /// How to join multiword expressions (took place → take_place): learned
+    /// (on SemCor's evidence, the default), greedy (every WordNet
+    /// collocation, longest first) or none.
+    #[arg(long, value_name = "MODE", default_value = "learned")]
+    pub mwe: MweMode,
+    /// Same as --mwe none.
     #[arg(long)]
     pub no_mwe: bool,
     /// Worker threads (default: all cores). Output is identical for any value.
@@ -365,7 +370,8 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let (spec, why) = choose_method(&args.method);
     let method = methods::build(&spec, &inv, &args.method)?;
     eprintln!("wsd: method {} ({why})", method.name());
-    let mwe = (!args.no_mwe).then(|| MweMatcher::new(&inv));
+    let mode = if args.no_mwe { MweMode::None } else { args.mwe };
+    let mwe = (mode != MweMode::None).then(|| MweMatcher::with_mode(&inv, mode));
     let targets = if args.all_words {
         TargetSelection::All
     } else {
