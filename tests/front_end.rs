@@ -119,6 +119,14 @@ fn targets_are_what_annotators_tag() {
     assert!(!target("he", 0));
     assert!(!target("and", 0));
     assert!(!target("a", 0));
+    // Names WordNet lacks get SemCor's `person`.
+    let toks = analyse(
+        "Yesterday Kate met Scotty.",
+        MweMode::Learned,
+        TargetSelection::Content,
+    );
+    let kate = toks.iter().find(|t| t.0 == "Kate").unwrap();
+    assert_eq!((kate.1.as_str(), kate.2), ("person", true), "{toks:?}");
 }
 
 #[test]
