@@ -3,6 +3,27 @@
 //! targets to disambiguate. This is what `wsd tag` runs on plain text, and
 //! what `wsd eval --raw` runs on an evaluation set rebuilt as plain text to
 //! measure what automatic preprocessing costs.
+//!
+//! Per sentence:
+//!
+//! 1. POS tags from the tagger; a word tagged `CD`/`DT`/`PDT` that WordNet
+//!    has as an adjective (`one`, `all`, `no`) is an adjective, `EX` `there`
+//!    an adverb ([`Pipeline`]'s function-tag rule), as SemCor tags them.
+//! 2. One lemma per word: [`crate::text::choose_lemma`] (surface form for
+//!    adjectives and adverbs when WordNet has it, else the most tagged base
+//!    form; Penn clitics `'s` → `be`); a proper name WordNet lacks gets
+//!    `person` ([`name_lemma`]).
+//! 3. Multiwords joined as [`crate::text::MweMatcher`]'s mode says (learned
+//!    on SemCor's evidence by default). With `--targets LEMMAS`, a
+//!    collocation containing a requested lemma is not joined unless it is
+//!    requested itself.
+//! 4. Targets: [`TargetSelection`]; the default follows
+//!    [`crate::text::TargetTable`], learned from what SemCor's annotators tag
+//!    (auxiliaries told apart by [`auxiliary_flags`]).
+//!
+//! [`align_raw`] classifies each gold instance of an annotated document
+//! against the pipeline's output (matched, missed target, wrong POS, wrong
+//! lemma, multiword), and [`learn`] regenerates the shipped tables.
 
 use rustc_hash::FxHashSet;
 
