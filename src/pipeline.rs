@@ -12,7 +12,8 @@
 //! 2. One lemma per word: [`crate::text::choose_lemma`] (surface form for
 //!    adjectives and adverbs when WordNet has it, else the most tagged base
 //!    form; Penn clitics `'s` → `be`); a proper name WordNet lacks gets
-//!    `person` ([`name_lemma`]).
+//!    `person` ([`name_lemma`]), and a name SemCor's annotators tag as a
+//!    person, group or location gets that lemma ([`known_name`]).
 //! 3. Multiwords joined as [`crate::text::MweMatcher`]'s mode says (learned
 //!    on SemCor's evidence by default). With `--targets LEMMAS`, a
 //!    collocation containing a requested lemma is not joined unless it is
@@ -30,7 +31,7 @@ use rustc_hash::FxHashSet;
 use crate::corpus::{Document, Sentence, Token};
 use crate::pos::PosTagger;
 use crate::text::targets::is_auxiliary;
-use crate::text::{choose_lemma, split_sentences, MweMatcher, TargetTable};
+use crate::text::{choose_lemma, split_sentences, MweMatcher, NameTable, TargetTable};
 use crate::wordnet::{Inventory, Pos};
 
 pub mod align;
@@ -111,7 +112,8 @@ impl Pipeline<'_> {
                 .zip(&poses)
                 .zip(&tags)
                 .map(|((w, p), t)| {
-                    p.and_then(|p| choose_lemma(self.inv, w, p))
+                    known_name(w, t)
+                        .or_else(|| p.and_then(|p| choose_lemma(self.inv, w, p)))
                         .or_else(|| name_lemma(w, t))
                 })
                 .collect();
@@ -211,6 +213,16 @@ impl Pipeline<'_> {
         };
         selected && !self.inv.senses(lemma, pos).is_empty()
     }
+}
+
+/// The lemma SemCor's annotators give a proper name they tag as a person,
+/// group or location most of the time ([`crate::text::NameTable`]): `John`
+/// → `person`. Only for capitalised words tagged `NNP`/`NNPS`.
+pub fn known_name(word: &str, tag: &str) -> Option<String> {
+    if !matches!(tag, "NNP" | "NNPS") || !word.chars().next().is_some_and(char::is_uppercase) {
+        return None;
+    }
+    NameTable::shipped().get(word).map(str::to_string)
 }
 
 /// The lemma SemCor's annotators give a proper name WordNet does not know:

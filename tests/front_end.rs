@@ -127,6 +127,15 @@ fn targets_are_what_annotators_tag() {
     );
     let kate = toks.iter().find(|t| t.0 == "Kate").unwrap();
     assert_eq!((kate.1.as_str(), kate.2), ("person", true), "{toks:?}");
+    // Names WordNet has but annotators tag as persons (learned per name).
+    let toks = analyse(
+        "Yesterday John met Mary.",
+        MweMode::Learned,
+        TargetSelection::Content,
+    );
+    let john = toks.iter().find(|t| t.0 == "John").unwrap();
+    assert_eq!(john.1, "person", "{toks:?}");
+    assert!(wsd::text::NameTable::shipped().get("John").is_some());
 }
 
 #[test]

@@ -34,6 +34,7 @@
 
 pub mod lemma;
 pub mod mwe;
+pub mod names;
 pub mod sentences;
 pub mod stopwords;
 pub mod targets;
@@ -41,6 +42,7 @@ pub mod tokenize;
 
 pub use lemma::choose_lemma;
 pub use mwe::{case_class_of, MweEvidence, MweMatch, MweMatcher, MweMode};
+pub use names::NameTable;
 pub use sentences::{split_sentences, split_tokens};
 pub use stopwords::{is_stop_word, STOP_WORDS};
 pub use targets::TargetTable;
