@@ -6,6 +6,7 @@
 //! * `mini_wordnet` — parsing, ids, morphy and similarity on the miniature dict
 //!   `tests/fixtures/mini-wordnet` (fast; needs none of the fetched data).
 //! * `corpus` — SemCor and XML readers, the scorer, `wsd eval` / `wsd score`, MFS.
+//! * `front_end` — targets, multiwords on evidence, lemmas, `--mwe`, the `--raw` alignment.
 //! * `tag` — `wsd tag` on plain text: pipeline, formats, streaming, bad input.
 //! * `knowledge` — similarity measures against NLTK, IC tables, `wsd similarity`,
 //!   Lesk, extended Lesk and similarity-based disambiguation.
@@ -13,6 +14,7 @@
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
 
 mod corpus;
+mod front_end;
 mod knn;
 mod knowledge;
 mod mini_wordnet;

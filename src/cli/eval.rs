@@ -13,7 +13,7 @@ use wsd::corpus::{write_key_file, Split};
 use wsd::eval::{evaluate, render_text, Dataset, Input};
 use wsd::pipeline::{Pipeline, TargetSelection};
 use wsd::resources::PosTraining;
-use wsd::text::MweMatcher;
+use wsd::text::{MweMatcher, MweMode};
 
 /// Arguments of `wsd eval`.
 #[derive(clap::Args, Debug)]
@@ -50,6 +50,13 @@ pub struct Args {
     /// gold instances by character span — what automatic preprocessing costs.
     #[arg(long)]
     pub raw: bool,
+    /// How --raw joins multiword expressions: learned (the default), greedy
+    /// or none (see `wsd tag --mwe`).
+    #[arg(long, value_name = "MODE", default_value = "learned")]
+    pub mwe: MweMode,
+    /// Same as --mwe none.
+    #[arg(long)]
+    pub no_mwe: bool,
 }
 
 /// Run `wsd eval`.
@@ -74,11 +81,12 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let pb = progress::Progress::new(data.instances() as u64, "targets", cli.quiet);
     let (mwe, pipeline);
     let input = if args.raw {
-        mwe = MweMatcher::new(inv);
+        let mode = if args.no_mwe { MweMode::None } else { args.mwe };
+        mwe = (mode != MweMode::None).then(|| MweMatcher::with_mode(inv, mode));
         pipeline = Pipeline {
             inv,
             tagger: res.pos_tagger()?,
-            mwe: Some(&mwe),
+            mwe: mwe.as_ref(),
             targets: TargetSelection::Content,
         };
         Input::Raw(&pipeline)

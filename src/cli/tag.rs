@@ -22,7 +22,7 @@ use wsd::pipeline::{Pipeline, TargetSelection};
 use wsd::resources::PosTraining;
 use wsd::tagging::{TagError, Tagger};
 use wsd::text::blocks::BLOCK;
-use wsd::text::MweMatcher;
+use wsd::text::{MweMatcher, MweMode};
 
 /// Arguments of `wsd tag`.
 #[derive(clap::Args, Debug)]
@@ -55,7 +55,12 @@ pub struct Args {
     /// Same as --targets all.
     #[arg(long)]
     pub all_words: bool,
-    /// Do not join multiword expressions (took place → take_place).
+    /// How to join multiword expressions (took place → take_place): learned
+    /// (on SemCor's evidence, the default), greedy (every WordNet
+    /// collocation, longest first) or none.
+    #[arg(long, value_name = "MODE", default_value = "learned")]
+    pub mwe: MweMode,
+    /// Same as --mwe none.
     #[arg(long)]
     pub no_mwe: bool,
     /// Worker threads (default: all cores). Output is identical for any value.
@@ -79,7 +84,8 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     if !cli.quiet {
         eprintln!("wsd: method {} ({why})", method.name());
     }
-    let mwe = (!args.no_mwe).then(|| MweMatcher::new(inv));
+    let mode = if args.no_mwe { MweMode::None } else { args.mwe };
+    let mwe = (mode != MweMode::None).then(|| MweMatcher::with_mode(inv, mode));
     let pipeline = Pipeline {
         inv,
         tagger,

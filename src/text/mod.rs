@@ -11,6 +11,11 @@
 //!    (abbreviations, initials, closing quotes and brackets, blank lines).
 //! 3. [`crate::pos::PosTagger`] — Penn POS tags for each sentence.
 //!
+//! 4. [`MweMatcher`] — WordNet collocations, joined on SemCor's evidence
+//!    ([`mwe`]); [`choose_lemma`] — one base form per word ([`lemma`]);
+//!    [`TargetTable`] — which words are targets, as SemCor's annotators
+//!    choose them ([`targets`]). [`crate::pipeline`] puts them together.
+//!
 //! [`is_stop_word`] (NLTK's English list plus the Penn clitics) and
 //! [`Stemmer`] (Snowball English via `rust-stemmers`) serve the
 //! bag-of-words methods (Lesk overlap, Naive Bayes features).
@@ -28,14 +33,20 @@
 //! ```
 
 pub mod blocks;
+pub mod lemma;
 pub mod mwe;
+pub mod names;
 pub mod sentences;
 pub mod stopwords;
+pub mod targets;
 pub mod tokenize;
 
-pub use mwe::{MweMatch, MweMatcher};
+pub use lemma::choose_lemma;
+pub use mwe::{case_class_of, MweEvidence, MweMatch, MweMatcher, MweMode};
+pub use names::NameTable;
 pub use sentences::{split_sentences, split_tokens};
 pub use stopwords::{is_stop_word, STOP_WORDS};
+pub use targets::TargetTable;
 pub use tokenize::{tokenize, RawToken, MAX_TOKEN_BYTES};
 
 use std::fmt;

@@ -1,14 +1,46 @@
-//! Multiword expressions: greedy longest match of token runs against
-//! WordNet's collocations (`took place` → `take_place`, `New York` →
-//! `new_york`, `credit cards` → `credit_card`).
+//! Multiword expressions: WordNet's collocations found in a token run
+//! (`took place` → `take_place`, `New York` → `new_york`, `credit cards` →
+//! `credit_card`), and joined only when the evidence says so.
 //!
-//! The matcher knows every lemma of the inventory that contains `_`. At each
-//! token it tries the longest run first (up to the longest collocation that
-//! starts with that word) and accepts a run when its lower-cased words
-//! joined by `_` — or the same with the first word reduced to a verb base
-//! form (`took` → `take`) or the last word to a noun base form (`cards` →
-//! `card`) — is a collocation. Runs never cross punctuation. All checks
-//! are hash lookups, so matching costs a few lookups per token.
+//! # Candidates
+//!
+//! The matcher knows every lemma of the inventory that contains `_`. A run
+//! of tokens is a candidate when its lower-cased words joined by `_` — or
+//! the same with the first word reduced to a verb base form (`took` →
+//! `take`) or the last word to a noun base form (`cards` → `card`) — is a
+//! collocation. Runs never cross punctuation. All checks are hash lookups,
+//! so matching costs a few lookups per token.
+//!
+//! # Which candidates are joined ([`MweMode`])
+//!
+//! * [`MweMode::Greedy`]: every candidate, longest first, left to right —
+//!   the old behaviour, which also joins `the hills` (→ `the_hill`, Capitol
+//!   Hill), `the sun rose` (→ `sun_rose`, a plant) and `came to` (→
+//!   `come_to`, regain consciousness).
+//! * [`MweMode::Learned`] (the default): longest first, left to right, but a
+//!   candidate is joined only when [`MweEvidence`] says SemCor's annotators
+//!   tag such a run as one unit. The evidence is counted on SemCor's train
+//!   split (see [`crate::pipeline::learn`]): for every candidate occurrence,
+//!   whether the annotators made it one sense-tagged token with that lemma
+//!   (joined) or not (separate words, or a unit they gave no sense). It is
+//!   kept per collocation and case of the last word (`the Hill` vs `the
+//!   hills`), and per class — the collocation's part of speech, the case,
+//!   and the tagger's coarse POS pattern of the words (`the sun rose` is
+//!   determiner–noun–verb, not a noun compound) — for collocations SemCor
+//!   rarely or never shows. The estimate is
+//!   `p = (joined + α·p_class) / (seen + α)`, with the class rate smoothed
+//!   the same way towards the rate of its part of speech, case and head
+//!   word's coarse tag (the first word of a verb collocation, the last of
+//!   the others), and that towards the rate of its part of speech and
+//!   case. When several collocations fit the same run (`turned out`:
+//!   `turned_out` the adjective, `turn_out` the verb) the likeliest wins; a candidate is
+//!   joined when `p ≥ threshold`. `α` and the threshold were chosen on the
+//!   train split (leave-one-out: each occurrence judged without its own
+//!   count), maximising the accuracy of the join decisions against
+//!   SemCor's own units.
+//! * [`MweMode::None`]: no joining.
+
+use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
 
@@ -27,12 +59,292 @@ pub struct MweMatch {
     pub pos: Pos,
 }
 
+/// How multiword expressions are joined (`--mwe`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MweMode {
+    /// Join a collocation only on SemCor's evidence (the default).
+    #[default]
+    Learned,
+    /// Join every collocation, longest first (the old behaviour).
+    Greedy,
+    /// Never join.
+    None,
+}
+
+impl std::str::FromStr for MweMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "learned" => Ok(MweMode::Learned),
+            "greedy" => Ok(MweMode::Greedy),
+            "none" => Ok(MweMode::None),
+            _ => Err(format!("unknown --mwe {s:?} (use learned, greedy or none)")),
+        }
+    }
+}
+
+impl std::fmt::Display for MweMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            MweMode::Learned => "learned",
+            MweMode::Greedy => "greedy",
+            MweMode::None => "none",
+        })
+    }
+}
+
+/// The case of a candidate: does its last word start with a capital
+/// (`the Hill`, `New York`) or not (`the hills`, `took place`)?
+pub fn case_class(last_word: &str) -> char {
+    if last_word.chars().next().is_some_and(char::is_uppercase) {
+        'U'
+    } else {
+        'L'
+    }
+}
+
+/// The case of a candidate's words (its last word decides).
+pub fn case_class_of(words: &[&str]) -> char {
+    words.last().map_or('L', |w| case_class(w))
+}
+
+/// A coarse letter for a Penn tag, for the POS pattern of a candidate:
+/// `N` common noun, `P` proper noun, `V` verb, `J` adjective, `R` adverb,
+/// `I` preposition / particle / `to`, `D` determiner, `C` number, `O` other.
+pub fn coarse_tag(tag: &str) -> char {
+    match tag {
+        "NNP" | "NNPS" => 'P',
+        "IN" | "TO" | "RP" => 'I',
+        "DT" | "PDT" | "WDT" => 'D',
+        "CD" => 'C',
+        t if t.starts_with("NN") => 'N',
+        t if t.starts_with("VB") => 'V',
+        t if t.starts_with("JJ") => 'J',
+        t if t.starts_with("RB") => 'R',
+        _ => 'O',
+    }
+}
+
+/// Joined / seen counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Counts {
+    /// Occurrences the annotators made one sense-tagged unit.
+    pub joined: u32,
+    /// All occurrences.
+    pub seen: u32,
+}
+
+impl Counts {
+    fn add(&mut self, joined: bool) {
+        self.seen += 1;
+        self.joined += joined as u32;
+    }
+}
+
+/// SemCor's evidence for joining collocations; see the module docs.
+#[derive(Clone, Debug, Default)]
+pub struct MweEvidence {
+    /// (collocation, case) → counts.
+    pub collocations: FxHashMap<(Box<str>, char), Counts>,
+    /// (POS letter, case, coarse pattern) → counts.
+    pub classes: FxHashMap<(char, char, Box<str>), Counts>,
+    /// (POS letter, case, coarse tag of the head word) → counts.
+    pub heads: FxHashMap<(char, char, char), Counts>,
+    /// (POS letter, case) → counts.
+    pub pos_case: FxHashMap<(char, char), Counts>,
+    /// Smoothing weight `α`.
+    pub alpha: f64,
+    /// Join when the estimate is at least this.
+    pub threshold: f64,
+}
+
+/// The evidence shipped with the crate (`src/text/mwe_evidence.tsv`,
+/// regenerated by `crate::pipeline::learn`).
+const SHIPPED_EVIDENCE: &str = include_str!("mwe_evidence.tsv");
+
+impl MweEvidence {
+    /// The shipped evidence, parsed once.
+    pub fn shipped() -> &'static MweEvidence {
+        static E: OnceLock<MweEvidence> = OnceLock::new();
+        E.get_or_init(|| {
+            MweEvidence::parse(SHIPPED_EVIDENCE).expect("src/text/mwe_evidence.tsv is well formed")
+        })
+    }
+
+    /// Record one occurrence.
+    pub fn add(&mut self, lemma: &str, pos: Pos, case: char, pattern: &str, joined: bool) {
+        self.collocations
+            .entry((lemma.into(), case))
+            .or_default()
+            .add(joined);
+        self.classes
+            .entry((pos.letter(), case, pattern.into()))
+            .or_default()
+            .add(joined);
+        self.heads
+            .entry((pos.letter(), case, head_of(pos, pattern)))
+            .or_default()
+            .add(joined);
+        self.pos_case
+            .entry((pos.letter(), case))
+            .or_default()
+            .add(joined);
+    }
+
+    /// The estimated probability that this occurrence is one unit. `own`
+    /// is subtracted from every count first (leave-one-out on the data the
+    /// evidence came from); pass `None` otherwise.
+    pub fn estimate(
+        &self,
+        lemma: &str,
+        pos: Pos,
+        case: char,
+        pattern: &str,
+        own: Option<bool>,
+    ) -> f64 {
+        let minus = |c: Counts| -> (f64, f64) {
+            match own {
+                Some(j) => (
+                    c.joined.saturating_sub(j as u32) as f64,
+                    c.seen.saturating_sub(1) as f64,
+                ),
+                None => (c.joined as f64, c.seen as f64),
+            }
+        };
+        let a = self.alpha;
+        // Prior for a part of speech and case nobody saw: do not join.
+        let (pj, pn) = self
+            .pos_case
+            .get(&(pos.letter(), case))
+            .map_or((0.0, 0.0), |&c| minus(c));
+        let p_pos = (pj + a * 0.0) / (pn + a);
+        let (hj, hn) = self
+            .heads
+            .get(&(pos.letter(), case, head_of(pos, pattern)))
+            .map_or((0.0, 0.0), |&c| minus(c));
+        let p_head = (hj + a * p_pos) / (hn + a);
+        let (cj, cn) = self
+            .classes
+            .get(&(pos.letter(), case, pattern.into()))
+            .map_or((0.0, 0.0), |&c| minus(c));
+        let p_class = (cj + a * p_head) / (cn + a);
+        let (j, n) = self
+            .collocations
+            .get(&(lemma.into(), case))
+            .map_or((0.0, 0.0), |&c| minus(c));
+        (j + a * p_class) / (n + a)
+    }
+
+    /// Should this occurrence be joined?
+    pub fn join(&self, lemma: &str, pos: Pos, case: char, pattern: &str) -> bool {
+        self.estimate(lemma, pos, case, pattern, None) >= self.threshold
+    }
+
+    /// The evidence as TSV (what [`MweEvidence::parse`] reads), sorted.
+    pub fn to_tsv(&self) -> String {
+        let mut out = String::from(
+            "# Multiword evidence counted on SemCor's train split: joined / seen.\n\
+             # Generated by `cargo test --release --lib regenerate_front_end_tables -- --ignored`\n\
+             # (see src/pipeline/learn.rs); do not edit by hand.\n",
+        );
+        out.push_str(&format!(
+            "alpha\t{}\nthreshold\t{}\n",
+            self.alpha, self.threshold
+        ));
+        let mut pc: Vec<_> = self.pos_case.iter().collect();
+        pc.sort();
+        for ((p, c), n) in pc {
+            out.push_str(&format!("p\t{p}\t{c}\t{}\t{}\n", n.joined, n.seen));
+        }
+        let mut hd: Vec<_> = self.heads.iter().collect();
+        hd.sort();
+        for ((p, c, h), n) in hd {
+            out.push_str(&format!("h\t{p}\t{c}\t{h}\t{}\t{}\n", n.joined, n.seen));
+        }
+        let mut cl: Vec<_> = self.classes.iter().collect();
+        cl.sort();
+        for ((p, c, pat), n) in cl {
+            out.push_str(&format!("c\t{p}\t{c}\t{pat}\t{}\t{}\n", n.joined, n.seen));
+        }
+        let mut co: Vec<_> = self.collocations.iter().collect();
+        co.sort();
+        for ((l, c), n) in co {
+            out.push_str(&format!("m\t{l}\t{c}\t{}\t{}\n", n.joined, n.seen));
+        }
+        out
+    }
+
+    /// Read [`MweEvidence::to_tsv`]'s format.
+    pub fn parse(text: &str) -> Result<MweEvidence, String> {
+        let mut e = MweEvidence {
+            alpha: 2.0,
+            threshold: 0.5,
+            ..Default::default()
+        };
+        for (i, line) in text.lines().enumerate() {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let f: Vec<&str> = line.split('\t').collect();
+            let bad = || format!("mwe evidence line {}: {line:?}", i + 1);
+            let num = |s: &str| s.parse::<u32>().map_err(|_| bad());
+            let ch = |s: &str| s.chars().next().ok_or_else(bad);
+            match (f[0], f.len()) {
+                ("alpha", 2) => e.alpha = f[1].parse().map_err(|_| bad())?,
+                ("threshold", 2) => e.threshold = f[1].parse().map_err(|_| bad())?,
+                ("p", 5) => {
+                    e.pos_case.insert(
+                        (ch(f[1])?, ch(f[2])?),
+                        Counts {
+                            joined: num(f[3])?,
+                            seen: num(f[4])?,
+                        },
+                    );
+                }
+                ("h", 6) => {
+                    e.heads.insert(
+                        (ch(f[1])?, ch(f[2])?, ch(f[3])?),
+                        Counts {
+                            joined: num(f[4])?,
+                            seen: num(f[5])?,
+                        },
+                    );
+                }
+                ("c", 6) => {
+                    e.classes.insert(
+                        (ch(f[1])?, ch(f[2])?, f[3].into()),
+                        Counts {
+                            joined: num(f[4])?,
+                            seen: num(f[5])?,
+                        },
+                    );
+                }
+                ("m", 5) => {
+                    e.collocations.insert(
+                        (f[1].into(), ch(f[2])?),
+                        Counts {
+                            joined: num(f[3])?,
+                            seen: num(f[4])?,
+                        },
+                    );
+                }
+                _ => return Err(bad()),
+            }
+        }
+        Ok(e)
+    }
+}
+
 /// The collocation matcher.
 pub struct MweMatcher {
     /// collocation → parts of speech that have it.
     lemmas: FxHashMap<Box<str>, Vec<Pos>>,
     /// first word → longest collocation (in words) starting with it.
     max_len: FxHashMap<Box<str>, usize>,
+    /// How candidates are joined.
+    mode: MweMode,
+    /// The evidence for [`MweMode::Learned`].
+    evidence: Option<&'static MweEvidence>,
 }
 
 fn is_wordlike(s: &str) -> bool {
@@ -40,26 +352,51 @@ fn is_wordlike(s: &str) -> bool {
 }
 
 impl MweMatcher {
-    /// Collect the collocations of `inv`.
+    /// Collect the collocations of `inv`; join them on the shipped
+    /// evidence ([`MweMode::Learned`]).
     pub fn new(inv: &Inventory) -> MweMatcher {
+        MweMatcher::with_mode(inv, MweMode::Learned)
+    }
+
+    /// Collect the collocations of `inv`, joining them as `mode` says.
+    pub fn with_mode(inv: &Inventory, mode: MweMode) -> MweMatcher {
         let mut lemmas: FxHashMap<Box<str>, Vec<Pos>> = FxHashMap::default();
         let mut max_len: FxHashMap<Box<str>, usize> = FxHashMap::default();
-        for pos in Pos::ALL {
-            for l in inv.lemmas(pos) {
-                if !l.contains('_') {
-                    continue;
+        if mode != MweMode::None {
+            for pos in Pos::ALL {
+                for l in inv.lemmas(pos) {
+                    if !l.contains('_') {
+                        continue;
+                    }
+                    lemmas.entry(l.into()).or_default().push(pos);
+                    let n = l.split('_').count();
+                    let first = l.split('_').next().unwrap_or_default();
+                    let e = max_len.entry(first.into()).or_default();
+                    *e = (*e).max(n);
                 }
-                lemmas.entry(l.into()).or_default().push(pos);
-                let n = l.split('_').count();
-                let first = l.split('_').next().unwrap_or_default();
-                let e = max_len.entry(first.into()).or_default();
-                *e = (*e).max(n);
             }
         }
         for v in lemmas.values_mut() {
             v.sort();
         }
-        MweMatcher { lemmas, max_len }
+        let evidence = (mode == MweMode::Learned).then(MweEvidence::shipped);
+        MweMatcher {
+            lemmas,
+            max_len,
+            mode,
+            evidence,
+        }
+    }
+
+    /// Use this evidence instead of the shipped one (learning, tests).
+    pub fn with_evidence(mut self, evidence: &'static MweEvidence) -> MweMatcher {
+        self.evidence = Some(evidence);
+        self
+    }
+
+    /// How this matcher joins.
+    pub fn mode(&self) -> MweMode {
+        self.mode
     }
 
     /// Number of collocations known.
@@ -72,80 +409,278 @@ impl MweMatcher {
         self.lemmas.is_empty()
     }
 
-    fn lookup(&self, s: &str) -> Option<(&str, Pos)> {
-        self.lemmas.get_key_value(s).map(|(k, v)| (&**k, v[0]))
+    /// First-word forms at `i`: as written, and its verb base forms.
+    fn firsts(&self, inv: &Inventory, lower: &[String], i: usize) -> (Vec<String>, usize) {
+        let mut firsts: Vec<String> = vec![lower[i].clone()];
+        let mut longest = self.max_len.get(lower[i].as_str()).copied().unwrap_or(0);
+        for b in inv.morphy(&lower[i], Pos::Verb) {
+            if !firsts.contains(&b) {
+                if let Some(&n) = self.max_len.get(b.as_str()) {
+                    longest = longest.max(n);
+                }
+                firsts.push(b);
+            }
+        }
+        (firsts, longest.min(lower.len() - i))
     }
 
-    /// Greedy left-to-right longest matches over `words` (surface forms).
-    pub fn find(&self, inv: &Inventory, words: &[&str]) -> Vec<MweMatch> {
-        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < words.len() {
-            if !is_wordlike(&lower[i]) {
-                i += 1;
-                continue;
-            }
-            // First-word forms: as written, and its verb base forms.
-            let mut firsts: Vec<String> = vec![lower[i].clone()];
-            for b in inv.morphy(&lower[i], Pos::Verb) {
-                if !firsts.contains(&b) {
-                    firsts.push(b);
-                }
-            }
-            let longest = firsts
-                .iter()
-                .filter_map(|f| self.max_len.get(f.as_str()).copied())
-                .max()
-                .unwrap_or(0);
-            let mut matched = None;
-            let mut n = longest.min(words.len() - i);
-            while n >= 2 && matched.is_none() {
-                let run = &lower[i..i + n];
-                if run.iter().all(|w| is_wordlike(w)) {
-                    let tail = run[1..].join("_");
-                    for f in &firsts {
-                        let joined = format!("{f}_{tail}");
-                        if let Some((l, p)) = self.lookup(&joined) {
-                            matched = Some((l.to_string(), p));
-                            break;
-                        }
-                        // Plural last word: credit cards → credit_card.
-                        let last = &run[n - 1];
-                        for base in inv.morphy(last, Pos::Noun) {
-                            if &base == last {
-                                continue;
-                            }
-                            let mut parts: Vec<&str> = vec![f.as_str()];
-                            parts.extend(run[1..n - 1].iter().map(String::as_str));
-                            parts.push(&base);
-                            if let Some((l, p)) = self.lookup(&parts.join("_")) {
-                                matched = Some((l.to_string(), p));
-                                break;
-                            }
-                        }
-                        if matched.is_some() {
-                            break;
-                        }
+    /// The collocations that `lower[i..i + n]` spells, each with every part
+    /// of speech that has it, in lookup order: the words as written first,
+    /// then with the first word's verb base forms, each also with the last
+    /// word's noun base forms (`turned out` → `turned_out` (adjective),
+    /// `turn_out` (verb)).
+    fn matches_at(
+        &self,
+        inv: &Inventory,
+        lower: &[String],
+        firsts: &[String],
+        i: usize,
+        n: usize,
+    ) -> Vec<(String, Pos)> {
+        let mut out: Vec<(String, Pos)> = Vec::new();
+        let run = &lower[i..i + n];
+        if !run.iter().all(|w| is_wordlike(w)) {
+            return out;
+        }
+        let mut push = |s: &str| {
+            if let Some((l, ps)) = self.lemmas.get_key_value(s) {
+                for &p in ps {
+                    if !out.iter().any(|(o, op)| **o == **l && *op == p) {
+                        out.push((l.to_string(), p));
                     }
                 }
-                if matched.is_none() {
-                    n -= 1;
-                }
             }
-            match matched {
-                Some((lemma, pos)) => {
+        };
+        let tail = run[1..].join("_");
+        let last = &run[n - 1];
+        let last_bases: Vec<String> = inv
+            .morphy(last, Pos::Noun)
+            .into_iter()
+            .filter(|b| b != last)
+            .collect();
+        for f in firsts {
+            push(&format!("{f}_{tail}"));
+            // Plural last word: credit cards → credit_card.
+            for base in &last_bases {
+                let mut parts: Vec<&str> = vec![f.as_str()];
+                parts.extend(run[1..n - 1].iter().map(String::as_str));
+                parts.push(base);
+                push(&parts.join("_"));
+            }
+        }
+        out
+    }
+
+    /// Every candidate over `words`, overlapping ones and every reading
+    /// (lemma and part of speech) included: for each start, each length
+    /// that spells a collocation.
+    pub fn candidates(&self, inv: &Inventory, words: &[&str]) -> Vec<MweMatch> {
+        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+        let mut out = Vec::new();
+        for i in 0..words.len() {
+            if !is_wordlike(&lower[i]) {
+                continue;
+            }
+            let (firsts, longest) = self.firsts(inv, &lower, i);
+            for n in (2..=longest).rev() {
+                for (lemma, pos) in self.matches_at(inv, &lower, &firsts, i, n) {
                     out.push(MweMatch {
                         start: i,
                         end: i + n,
                         lemma,
                         pos,
                     });
-                    i += n;
+                }
+            }
+        }
+        out
+    }
+
+    /// Greedy left-to-right longest matches over `words` (surface forms),
+    /// every candidate accepted ([`MweMode::Greedy`]).
+    pub fn find(&self, inv: &Inventory, words: &[&str]) -> Vec<MweMatch> {
+        self.find_with(inv, words, |_| Some(0.0))
+    }
+
+    /// Left-to-right longest matches. At each start, the longest run that
+    /// spells a collocation wins; `score` picks its reading (the highest
+    /// score, `None` = not to be joined; the first reading wins ties).
+    fn find_with(
+        &self,
+        inv: &Inventory,
+        words: &[&str],
+        mut score: impl FnMut(&MweMatch) -> Option<f64>,
+    ) -> Vec<MweMatch> {
+        let mut out = Vec::new();
+        if self.mode == MweMode::None || self.lemmas.is_empty() {
+            return out;
+        }
+        let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+        let mut i = 0;
+        while i < words.len() {
+            if !is_wordlike(&lower[i]) || !self.may_start(inv, &lower[i]) {
+                i += 1;
+                continue;
+            }
+            let (firsts, longest) = self.firsts(inv, &lower, i);
+            let mut taken: Option<(MweMatch, f64)> = None;
+            for n in (2..=longest).rev() {
+                for (lemma, pos) in self.matches_at(inv, &lower, &firsts, i, n) {
+                    let m = MweMatch {
+                        start: i,
+                        end: i + n,
+                        lemma,
+                        pos,
+                    };
+                    if let Some(sc) = score(&m) {
+                        if taken.as_ref().is_none_or(|(_, best)| sc > *best) {
+                            taken = Some((m, sc));
+                        }
+                    }
+                }
+                if taken.is_some() {
+                    break;
+                }
+            }
+            match taken {
+                Some((m, _)) => {
+                    i = m.end;
+                    out.push(m);
                 }
                 None => i += 1,
             }
         }
         out
+    }
+
+    /// Can a collocation start with this word, as written or as a verb
+    /// base form? (One hash lookup for most words; morphy only for the
+    /// rest.)
+    fn may_start(&self, inv: &Inventory, lower: &str) -> bool {
+        self.max_len.contains_key(lower)
+            || inv
+                .morphy(lower, Pos::Verb)
+                .iter()
+                .any(|b| self.max_len.contains_key(b.as_str()))
+    }
+
+    /// The matches to join over `words` with their Penn `tags`, as the
+    /// matcher's mode says: all of them (greedy), those the evidence
+    /// supports (learned), or none.
+    pub fn find_tagged<S: AsRef<str>>(
+        &self,
+        inv: &Inventory,
+        words: &[&str],
+        tags: &[S],
+    ) -> Vec<MweMatch> {
+        match (self.mode, self.evidence) {
+            (MweMode::None, _) => Vec::new(),
+            (MweMode::Greedy, _) | (MweMode::Learned, None) => self.find(inv, words),
+            (MweMode::Learned, Some(ev)) => self.find_with(inv, words, |m| {
+                let case = case_class_of(&words[m.start..m.end]);
+                let pattern = pattern(&tags[m.start..m.end]);
+                let p = ev.estimate(&m.lemma, m.pos, case, &pattern, None);
+                (p >= ev.threshold).then_some(p)
+            }),
+        }
+    }
+}
+
+/// The head's letter in a coarse pattern: the first word of a verb
+/// collocation (`took place`), the last word of the others (`credit card`).
+pub fn head_of(pos: Pos, pattern: &str) -> char {
+    let c = if pos == Pos::Verb {
+        pattern.chars().next()
+    } else {
+        pattern.chars().last()
+    };
+    c.unwrap_or('O')
+}
+
+/// The coarse POS pattern of a run of Penn tags (`DT NN VBD` → `DNV`).
+pub fn pattern<S: AsRef<str>>(tags: &[S]) -> String {
+    tags.iter().map(|t| coarse_tag(t.as_ref())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_parse_and_print() {
+        for m in [MweMode::Learned, MweMode::Greedy, MweMode::None] {
+            assert_eq!(m.to_string().parse::<MweMode>(), Ok(m));
+        }
+        assert!("maybe".parse::<MweMode>().is_err());
+        assert_eq!(MweMode::default(), MweMode::Learned);
+    }
+
+    #[test]
+    fn patterns_and_case() {
+        assert_eq!(pattern(&["DT", "NN", "VBD"]), "DNV");
+        assert_eq!(pattern(&["NNP", "NNPS", "TO", "RP", "CD", ","]), "PPIICO");
+        assert_eq!(case_class("Hill"), 'U');
+        assert_eq!(case_class("hills"), 'L');
+        assert_eq!(head_of(Pos::Verb, "VN"), 'V');
+        assert_eq!(head_of(Pos::Noun, "NV"), 'V');
+    }
+
+    fn toy() -> MweEvidence {
+        let mut e = MweEvidence {
+            alpha: 2.0,
+            threshold: 0.5,
+            ..Default::default()
+        };
+        for _ in 0..20 {
+            e.add("take_place", Pos::Verb, 'L', "VN", true);
+        }
+        for _ in 0..20 {
+            e.add("the_hill", Pos::Noun, 'L', "DN", false);
+        }
+        for _ in 0..5 {
+            e.add("the_hill", Pos::Noun, 'U', "DP", true);
+        }
+        e
+    }
+
+    #[test]
+    fn evidence_decides_by_case_and_backs_off_to_the_class() {
+        let e = toy();
+        assert!(e.join("take_place", Pos::Verb, 'L', "VN"));
+        assert!(!e.join("the_hill", Pos::Noun, 'L', "DN"));
+        assert!(e.join("the_hill", Pos::Noun, 'U', "DP"));
+        // Unseen collocations follow their class: DP capitalised joins.
+        assert!(e.join("the_city", Pos::Noun, 'U', "DP"));
+        assert!(!e.join("the_city", Pos::Noun, 'L', "DN"));
+        // Nothing known about adverbs: not joined.
+        assert!(!e.join("no_longer", Pos::Adv, 'L', "RR"));
+        // Leave-one-out lowers a single occurrence's own support.
+        let mut one = MweEvidence {
+            alpha: 2.0,
+            threshold: 0.5,
+            ..Default::default()
+        };
+        one.add("a_b", Pos::Noun, 'L', "NN", true);
+        assert!(one.estimate("a_b", Pos::Noun, 'L', "NN", Some(true)) < 0.01);
+        assert!(one.estimate("a_b", Pos::Noun, 'L', "NN", None) > 0.3);
+    }
+
+    #[test]
+    fn evidence_round_trips_through_tsv() {
+        let e = toy();
+        let back = MweEvidence::parse(&e.to_tsv()).unwrap();
+        assert_eq!(back.collocations, e.collocations);
+        assert_eq!(back.classes, e.classes);
+        assert_eq!(back.pos_case, e.pos_case);
+        assert_eq!(back.heads, e.heads);
+        assert_eq!(back.threshold, e.threshold);
+        assert!(MweEvidence::parse("m\tx\tL\tone\t2\n").is_err());
+        assert!(MweEvidence::parse("bogus\n").is_err());
+    }
+
+    #[test]
+    fn shipped_evidence_parses() {
+        let e = MweEvidence::shipped();
+        assert!(e.threshold > 0.0 && e.threshold < 1.0);
     }
 }

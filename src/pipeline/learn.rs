@@ -1,0 +1,507 @@
+//! Learning the front end's tables from SemCor's train split.
+//!
+//! Two tables ship with the crate and are regenerated from here:
+//!
+//! * `src/text/mwe_evidence.tsv` ([`crate::text::MweEvidence`]) by
+//!   [`learn_mwe_evidence`];
+//! * `src/text/targets.tsv` ([`crate::text::TargetTable`]) by
+//!   [`learn_targets`];
+//! * `src/text/names.tsv` ([`crate::text::NameTable`]) by [`learn_names`].
+//!
+//! Regenerate both (needs `wordnet/dict`, `corpora/semcor3.0` and the POS
+//! model `models/pos.wsd`; about a minute):
+//!
+//! ```text
+//! cargo test --release --lib regenerate_front_end_tables -- --ignored --nocapture
+//! ```
+//!
+//! Both learners run on SemCor's **train** split only, rebuilt as plain
+//! text ([`super::rebuild_text`]) and tagged by the POS tagger, so the
+//! counts describe what the pipeline sees at run time. `brownv` documents
+//! (only verbs tagged) count for verbs only. Their hyper-parameters (a
+//! smoothing weight and a threshold) are chosen on the same split with
+//! leave-one-out estimates: each occurrence judged by counts without it.
+
+use rustc_hash::FxHashMap;
+
+use super::{auxiliary_flags, rebuild_text, Pipeline, TargetSelection};
+use crate::corpus::{Document, Token};
+use crate::pos::PosTagger;
+use crate::text::targets::fallback_target;
+use crate::text::{case_class_of, split_sentences, MweEvidence, MweMatcher, TargetTable};
+use crate::wordnet::{Inventory, Pos};
+
+/// Is this a verbs-only SemCor document (`brownv/…`)?
+fn verbs_only(doc: &Document) -> bool {
+    doc.id.starts_with("brownv")
+}
+
+/// Precision, recall and F-beta of a decision over labelled items.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Fit {
+    /// Smoothing weight.
+    pub alpha: f64,
+    /// Threshold.
+    pub threshold: f64,
+    /// Precision of the positive decisions.
+    pub precision: f64,
+    /// Recall of the positives.
+    pub recall: f64,
+    /// The objective maximised.
+    pub score: f64,
+}
+
+fn f_beta(tp: f64, fp: f64, fneg: f64, beta: f64) -> (f64, f64, f64) {
+    let p = if tp + fp > 0.0 { tp / (tp + fp) } else { 0.0 };
+    let r = if tp + fneg > 0.0 {
+        tp / (tp + fneg)
+    } else {
+        0.0
+    };
+    let b2 = beta * beta;
+    let f = if p + r > 0.0 {
+        (1.0 + b2) * p * r / (b2 * p + r)
+    } else {
+        0.0
+    };
+    (p, r, f)
+}
+
+/// One candidate occurrence seen on the train split.
+#[derive(Clone, Debug)]
+struct Occurrence {
+    lemma: String,
+    pos: Pos,
+    case: char,
+    pattern: String,
+    joined: bool,
+}
+
+/// Count, for every candidate collocation occurrence in `docs` (SemCor,
+/// train split), whether the annotators made it one sense-tagged unit with
+/// that lemma and part of speech, and choose `α` and the threshold
+/// (leave-one-out accuracy of the join decisions). Occurrences strictly inside a larger gold unit (`Fulton County
+/// Grand Jury`) are not counted. `matcher` should be greedy (it only
+/// supplies candidates).
+pub fn learn_mwe_evidence(
+    inv: &Inventory,
+    tagger: &PosTagger,
+    matcher: &MweMatcher,
+    docs: &[Document],
+) -> (MweEvidence, Fit) {
+    use rayon::prelude::*;
+    let occ: Vec<Occurrence> = docs
+        .par_iter()
+        .flat_map_iter(|doc| doc_occurrences(inv, tagger, matcher, doc))
+        .collect();
+    let mut ev = MweEvidence::default();
+    for o in &occ {
+        ev.add(&o.lemma, o.pos, o.case, &o.pattern, o.joined);
+    }
+    let mut best = Fit::default();
+    for alpha in [0.5, 1.0, 2.0, 4.0, 8.0] {
+        ev.alpha = alpha;
+        let est: Vec<f64> = occ
+            .iter()
+            .map(|o| ev.estimate(&o.lemma, o.pos, o.case, &o.pattern, Some(o.joined)))
+            .collect();
+        for k in 1..20 {
+            let th = k as f64 * 0.05;
+            let (mut tp, mut fp, mut fneg) = (0.0, 0.0, 0.0);
+            for (o, &p) in occ.iter().zip(&est) {
+                match (p >= th, o.joined) {
+                    (true, true) => tp += 1.0,
+                    (true, false) => fp += 1.0,
+                    (false, true) => fneg += 1.0,
+                    _ => {}
+                }
+            }
+            let (p, r, _) = f_beta(tp, fp, fneg, 1.0);
+            // Accuracy: a wrong join and a missed one each cost about one
+            // gold instance.
+            let f = 1.0 - (fp + fneg) / occ.len().max(1) as f64;
+            if f > best.score {
+                best = Fit {
+                    alpha,
+                    threshold: th,
+                    precision: p,
+                    recall: r,
+                    score: f,
+                };
+            }
+        }
+    }
+    ev.alpha = best.alpha;
+    ev.threshold = best.threshold;
+    (ev, best)
+}
+
+fn doc_occurrences(
+    inv: &Inventory,
+    tagger: &PosTagger,
+    matcher: &MweMatcher,
+    doc: &Document,
+) -> Vec<Occurrence> {
+    let (text, spans) = rebuild_text(doc);
+    let mut gold: FxHashMap<(usize, usize), &Token> = FxHashMap::default();
+    let mut units: Vec<(usize, usize)> = Vec::new();
+    for (s, sent) in doc.sentences.iter().enumerate() {
+        for (i, t) in sent.tokens.iter().enumerate() {
+            gold.insert(spans[s][i], t);
+            if t.text.contains('_') {
+                units.push(spans[s][i]);
+            }
+        }
+    }
+    units.sort_unstable();
+    let inside_unit = |(s, e): (usize, usize)| {
+        let k = units.partition_point(|&(us, _)| us <= s);
+        k > 0 && units[k - 1].1 >= e && units[k - 1] != (s, e)
+    };
+    let verbs = verbs_only(doc);
+    let mut out = Vec::new();
+    for raw in split_sentences(&text) {
+        let words: Vec<&str> = raw.iter().map(|t| t.text.as_str()).collect();
+        let tags = tagger.tag(&words);
+        for m in matcher.candidates(inv, &words) {
+            if verbs && m.pos != Pos::Verb {
+                continue;
+            }
+            let span = (raw[m.start].start, raw[m.end - 1].end);
+            if inside_unit(span) {
+                continue;
+            }
+            let joined = gold.get(&span).is_some_and(|t| {
+                t.instance.is_some()
+                    && t.pos == Some(m.pos)
+                    && t.lemma
+                        .as_deref()
+                        .is_some_and(|l| l.eq_ignore_ascii_case(&m.lemma))
+            });
+            out.push(Occurrence {
+                case: case_class_of(&words[m.start..m.end]),
+                pattern: crate::text::mwe::pattern(&tags[m.start..m.end]),
+                lemma: m.lemma,
+                pos: m.pos,
+                joined,
+            });
+        }
+    }
+    out
+}
+
+/// (lemma, POS letter, auxiliary use).
+pub type TargetKey = (String, char, bool);
+
+/// Tagged / seen counts per [`TargetKey`].
+pub type TargetCounts = FxHashMap<TargetKey, (u32, u32)>;
+
+/// Count, for every token the pipeline (with `--targets all`) makes a
+/// candidate target on `docs` (SemCor, train split), whether the
+/// annotators gave it a sense (a gold instance overlaps it), and choose
+/// `α` and the threshold of `(tagged + α·prior) / (seen + α)` by
+/// leave-one-out F-beta over tokens (`beta` > 1 favours coverage).
+/// Returns the table (only the keys whose decision differs from
+/// [`fallback_target`]), the counts and the fit.
+pub fn learn_targets(
+    pipeline: &Pipeline,
+    docs: &[Document],
+    beta: f64,
+) -> (TargetTable, TargetCounts, Fit) {
+    use rayon::prelude::*;
+    assert_eq!(pipeline.targets, TargetSelection::All);
+    let per_doc: Vec<Vec<(TargetKey, bool)>> = docs
+        .par_iter()
+        .map(|doc| {
+            let (text, spans) = rebuild_text(doc);
+            let mut inst: Vec<(usize, usize)> = Vec::new();
+            for (s, sent) in doc.sentences.iter().enumerate() {
+                for (i, t) in sent.tokens.iter().enumerate() {
+                    if t.instance.is_some() {
+                        inst.push(spans[s][i]);
+                    }
+                }
+            }
+            inst.sort_unstable();
+            let overlaps = |(s, e): (usize, usize)| {
+                let k = inst.partition_point(|&(gs, _)| gs < e);
+                k > 0 && inst[k - 1].1 > s
+            };
+            let analysed = pipeline.analyse(&doc.id, &text, 0, 0);
+            let mut out = Vec::new();
+            for sent in &analysed.sentences {
+                let aux = auxiliary_flags(&sent.tokens);
+                for (t, &a) in sent.tokens.iter().zip(&aux) {
+                    if t.instance.is_none() {
+                        continue;
+                    }
+                    let (Some(l), Some(p), Some(span)) = (&t.lemma, t.pos, t.span) else {
+                        continue;
+                    };
+                    if verbs_only(doc) && p != Pos::Verb {
+                        continue;
+                    }
+                    out.push(((l.clone(), p.letter(), a), overlaps(span)));
+                }
+            }
+            out
+        })
+        .collect();
+    let mut counts: TargetCounts = FxHashMap::default();
+    for (k, tagged) in per_doc.into_iter().flatten() {
+        let e = counts.entry(k).or_default();
+        e.0 += tagged as u32;
+        e.1 += 1;
+    }
+    let prior = |k: &TargetKey| {
+        let pos = Pos::from_letter(k.1).expect("a POS letter");
+        if fallback_target(&k.0, pos, k.2) {
+            0.9
+        } else {
+            0.05
+        }
+    };
+    let mut best = Fit::default();
+    for alpha in [0.5, 1.0, 2.0, 4.0, 8.0] {
+        for th in 1..20 {
+            let th = th as f64 * 0.05;
+            let (mut tp, mut fp, mut fneg) = (0.0, 0.0, 0.0);
+            for (k, &(t, n)) in &counts {
+                let pr = prior(k);
+                let (t, n) = (t as f64, n as f64);
+                // Leave one out: a tagged token sees t-1 of n-1, an untagged t of n-1.
+                let yes_pos = (t - 1.0 + alpha * pr) / (n - 1.0 + alpha) >= th;
+                let yes_neg = (t + alpha * pr) / (n - 1.0 + alpha) >= th;
+                if yes_pos {
+                    tp += t;
+                } else {
+                    fneg += t;
+                }
+                if yes_neg {
+                    fp += n - t;
+                }
+            }
+            let (p, r, f) = f_beta(tp, fp, fneg, beta);
+            if f > best.score {
+                best = Fit {
+                    alpha,
+                    threshold: th,
+                    precision: p,
+                    recall: r,
+                    score: f,
+                };
+            }
+        }
+    }
+    let mut table = TargetTable::default();
+    for (k, &(t, n)) in &counts {
+        let pos = Pos::from_letter(k.1).expect("a POS letter");
+        let est = (t as f64 + best.alpha * prior(k)) / (n as f64 + best.alpha);
+        let decision = est >= best.threshold;
+        if decision != fallback_target(&k.0, pos, k.2) {
+            table
+                .overrides
+                .insert((k.0.as_str().into(), k.1, k.2), decision);
+        }
+    }
+    (table, counts, best)
+}
+
+/// Names SemCor's annotators tag as `person`, `group` or `location`: for
+/// every capitalised single word the tagger calls `NNP`/`NNPS` on `docs`
+/// (SemCor, train split, brown1 and brown2) that is a gold instance, count
+/// how often its gold lemma is one of those. A name is kept when that
+/// lemma wins at least `min_hits` times and in more than half of its
+/// tagged occurrences. Returns the TSV of `src/text/names.tsv`.
+pub fn learn_names(tagger: &PosTagger, docs: &[Document], min_hits: u32) -> String {
+    let mut hits: FxHashMap<String, FxHashMap<String, u32>> = FxHashMap::default();
+    let mut seen: FxHashMap<String, u32> = FxHashMap::default();
+    for doc in docs.iter().filter(|d| !verbs_only(d)) {
+        let (text, spans) = rebuild_text(doc);
+        let mut gold: FxHashMap<(usize, usize), &str> = FxHashMap::default();
+        for (s, sent) in doc.sentences.iter().enumerate() {
+            for (i, t) in sent.tokens.iter().enumerate() {
+                if t.instance.is_some() {
+                    gold.insert(spans[s][i], t.lemma.as_deref().unwrap_or(""));
+                }
+            }
+        }
+        for raw in split_sentences(&text) {
+            let words: Vec<&str> = raw.iter().map(|t| t.text.as_str()).collect();
+            let tags = tagger.tag(&words);
+            for (k, t) in raw.iter().enumerate() {
+                if !matches!(tags[k].as_str(), "NNP" | "NNPS")
+                    || !t.text.chars().next().is_some_and(char::is_uppercase)
+                {
+                    continue;
+                }
+                let Some(&g) = gold.get(&(t.start, t.end)) else {
+                    continue;
+                };
+                let w = t.text.to_lowercase();
+                *seen.entry(w.clone()).or_default() += 1;
+                if matches!(g, "person" | "group" | "location") {
+                    *hits.entry(w).or_default().entry(g.to_string()).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut rows: Vec<(String, String, u32, u32)> = hits
+        .into_iter()
+        .filter_map(|(w, m)| {
+            let (l, &h) = m
+                .iter()
+                .max_by_key(|(l, &h)| (h, std::cmp::Reverse(l.to_string())))?;
+            let n = seen[&w];
+            (h >= min_hits && 2 * h > n).then(|| (w.clone(), l.clone(), h, n))
+        })
+        .collect();
+    rows.sort();
+    let mut out = format!(
+        "# Proper names SemCor's annotators tag as person, group or location (at least {min_hits}\n\
+         # times and in most tagged occurrences) on the train split: name, lemma, hits, tagged.\n\
+         # Generated by `cargo test --release --lib regenerate_front_end_tables -- --ignored`\n\
+         # (see src/pipeline/learn.rs); do not edit by hand.\n"
+    );
+    for (w, l, h, n) in rows {
+        out.push_str(&format!("{w}\t{l}\t{h}\t{n}\n"));
+    }
+    out
+}
+
+/// The table as TSV (what [`TargetTable::parse`] reads), sorted, with the
+/// counts behind each decision.
+pub fn targets_tsv(table: &TargetTable, counts: &TargetCounts, fit: &Fit) -> String {
+    let mut out = format!(
+        "# Target decisions learned on SemCor's train split that differ from the built-in\n\
+         # rule (crate::text::targets::fallback_target): lemma, POS, auxiliary use, target?,\n\
+         # tagged, seen. alpha {} threshold {:.2}; leave-one-out precision {:.3} recall {:.3}.\n\
+         # Generated by `cargo test --release --lib regenerate_front_end_tables -- --ignored`\n\
+         # (see src/pipeline/learn.rs); do not edit by hand.\n",
+        fit.alpha, fit.threshold, fit.precision, fit.recall
+    );
+    let mut rows: Vec<_> = table.overrides.iter().collect();
+    rows.sort_by(|a, b| a.0.cmp(b.0));
+    for ((l, p, a), &d) in rows {
+        let (t, n) = counts
+            .get(&(l.to_string(), *p, *a))
+            .copied()
+            .unwrap_or_default();
+        out.push_str(&format!("{l}\t{p}\t{}\t{}\t{t}\t{n}\n", *a as u8, d as u8));
+    }
+    out
+}
+
+/// Lemmas SemCor's annotators gave tokens whose morphy offers several base
+/// forms: (POS, chosen by the rule == gold, surface == gold, most tagged ==
+/// gold, first == gold, total) — the measurement behind
+/// [`crate::text::choose_lemma`].
+pub fn lemma_rule_report(inv: &Inventory, docs: &[Document]) -> FxHashMap<char, [u32; 5]> {
+    let mut out: FxHashMap<char, [u32; 5]> = FxHashMap::default();
+    for doc in docs {
+        for t in doc.sentences.iter().flat_map(|s| &s.tokens) {
+            let (Some(l), Some(p), true) = (&t.lemma, t.pos, t.instance.is_some()) else {
+                continue;
+            };
+            if t.text.contains('_') {
+                continue;
+            }
+            let cands = inv.morphy(&t.text, p);
+            if cands.len() < 2 {
+                continue;
+            }
+            let gold = l.to_lowercase();
+            let surface = crate::wordnet::morphy::normalize(&t.text);
+            let count = |c: &str| -> u64 {
+                inv.senses(c, p)
+                    .iter()
+                    .map(|s| u64::from(s.tag_count))
+                    .sum()
+            };
+            let most = cands
+                .iter()
+                .enumerate()
+                .max_by_key(|(k, c)| (count(c), std::cmp::Reverse(*k)))
+                .map(|(_, c)| c.clone())
+                .unwrap_or_default();
+            let chosen = crate::text::choose_lemma(inv, &t.text, p).unwrap_or_default();
+            let e = out.entry(p.letter()).or_default();
+            e[0] += (chosen == gold) as u32;
+            e[1] += (cands.contains(&surface) && surface == gold) as u32;
+            e[2] += (most == gold) as u32;
+            e[3] += (cands[0] == gold) as u32;
+            e[4] += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f_beta_weights_recall() {
+        let (p, r, f1) = f_beta(5.0, 5.0, 0.0, 1.0);
+        assert!((p - 0.5).abs() < 1e-9 && (r - 1.0).abs() < 1e-9);
+        assert!((f1 - 2.0 / 3.0).abs() < 1e-9);
+        let (_, _, f2) = f_beta(5.0, 5.0, 0.0, 2.0);
+        assert!(f2 > f1);
+        assert_eq!(f_beta(0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 0.0));
+    }
+
+    /// Regenerate `src/text/mwe_evidence.tsv` and `src/text/targets.tsv`
+    /// from SemCor's train split (see the module docs).
+    #[test]
+    #[ignore]
+    fn regenerate_front_end_tables() {
+        use crate::corpus::{read_semcor, Split};
+        use crate::text::MweMode;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
+        let (_, body) = crate::model_io::read_model(&root.join("models/pos.wsd"), "pos", None)
+            .expect("models/pos.wsd");
+        let tagger = PosTagger::from_bytes(&body).expect("POS model");
+        let docs = read_semcor(root.join("corpora/semcor3.0"), Split::Train).expect("SemCor");
+        let t = std::time::Instant::now();
+        let greedy = MweMatcher::with_mode(&inv, MweMode::Greedy);
+        let (ev, fit) = learn_mwe_evidence(&inv, &tagger, &greedy, &docs);
+        eprintln!("mwe: {fit:?} ({:.1} s)", t.elapsed().as_secs_f64());
+        std::fs::write(root.join("src/text/mwe_evidence.tsv"), ev.to_tsv()).unwrap();
+        let ev: &'static MweEvidence = Box::leak(Box::new(ev));
+        let learned = MweMatcher::with_mode(&inv, MweMode::Learned).with_evidence(ev);
+        let beta: f64 = std::env::var("WSD_TARGET_BETA")
+            .ok()
+            .and_then(|b| b.parse().ok())
+            .unwrap_or(2.0);
+        let pipeline = Pipeline {
+            inv: &inv,
+            tagger: &tagger,
+            mwe: Some(&learned),
+            targets: TargetSelection::All,
+        };
+        let (table, counts, fit) = learn_targets(&pipeline, &docs, beta);
+        eprintln!(
+            "targets: {fit:?}, {} overrides ({:.1} s)",
+            table.overrides.len(),
+            t.elapsed().as_secs_f64()
+        );
+        std::fs::write(
+            root.join("src/text/targets.tsv"),
+            targets_tsv(&table, &counts, &fit),
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("src/text/names.tsv"),
+            learn_names(&tagger, &docs, 2),
+        )
+        .unwrap();
+        let mut rep: Vec<_> = lemma_rule_report(&inv, &docs).into_iter().collect();
+        rep.sort();
+        for (p, [rule, surface, most, first, total]) in rep {
+            eprintln!(
+                "lemma {p}: rule {rule} surface {surface} most-tagged {most} morphy-first {first} of {total}"
+            );
+        }
+    }
+}
