@@ -121,9 +121,10 @@ pub enum Error {
         /// The version found in the file.
         got: u32,
     },
-    /// Anything else, with a message.
-    #[error("{0}")]
-    Other(String),
+    /// A model or header that could not be encoded (a bug: every value
+    /// the library writes encodes).
+    #[error("cannot encode a model: {0}")]
+    Encode(String),
 }
 
 impl Error {

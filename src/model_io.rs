@@ -107,7 +107,7 @@ pub fn write_model(
         body_len: body.len() as u64,
         body_sha256: sha256_hex(body),
     };
-    let mut json = serde_json::to_vec(&header).map_err(|e| Error::Other(e.to_string()))?;
+    let mut json = serde_json::to_vec(&header).map_err(|e| Error::Encode(e.to_string()))?;
     // JSON allows trailing white space: pad so that the body is aligned.
     while (16 + json.len()) % BODY_ALIGN != 0 {
         json.push(b' ');
@@ -312,8 +312,7 @@ pub fn unnamed(what: &str) -> PathBuf {
 /// Encode a body: the 8-byte `tag` (body type and version), then `value`
 /// in postcard.
 pub fn to_body<T: Serialize + ?Sized>(tag: &[u8; 8], value: &T) -> Result<Vec<u8>> {
-    postcard::to_extend(value, tag.to_vec())
-        .map_err(|e| Error::Other(format!("encoding a model: {e}")))
+    postcard::to_extend(value, tag.to_vec()).map_err(|e| Error::Encode(e.to_string()))
 }
 
 /// Decode a body written by [`to_body`] with the same `tag`: the whole of
@@ -355,7 +354,7 @@ pub fn decode<'a, T: Deserialize<'a>>(path: &Path, bytes: &'a [u8]) -> Result<T>
 /// Encode `value` in postcard (no tag: for values nested in another
 /// container, such as the metadata tensor of a kNN body).
 pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
-    postcard::to_allocvec(value).map_err(|e| Error::Other(format!("encoding a model: {e}")))
+    postcard::to_allocvec(value).map_err(|e| Error::Encode(e.to_string()))
 }
 
 /// Append a checksum (the first 8 bytes of the sha256) so that a body can

@@ -11,7 +11,7 @@ use super::args::{MethodArgs, ResourceArgs};
 use super::{progress, Cli, InfoFormat};
 use wsd::corpus::{write_key_file, Split};
 use wsd::eval::{evaluate, render_text, Dataset, Input};
-use wsd::pipeline::{Pipeline, TargetSelection};
+use wsd::pipeline::{Pipeline, RawAlignment, RawOutcome, TargetSelection};
 use wsd::resources::PosTraining;
 use wsd::text::{MweMatcher, MweMode};
 
@@ -50,6 +50,11 @@ pub struct Args {
     /// gold instances by character span — what automatic preprocessing costs.
     #[arg(long)]
     pub raw: bool,
+    /// With --raw: write every gold instance the pipeline did not match
+    /// (missed target, wrong POS, wrong lemma, multiword) as TSV: id,
+    /// outcome, gold text/lemma/POS, pipeline text/lemma/POS, target.
+    #[arg(long, value_name = "FILE", requires = "raw")]
+    pub errors: Option<PathBuf>,
     /// How --raw joins multiword expressions: learned (the default), greedy
     /// or none (see `wsd tag --mwe`).
     #[arg(long, value_name = "MODE", default_value = "learned")]
@@ -100,6 +105,9 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     if let Some(out) = &args.output {
         write_key_file(out, ev.system.iter())?;
     }
+    if let Some(path) = &args.errors {
+        write_raw_errors(path, &ev.raw_alignment)?;
+    }
     let mut out = std::io::stdout().lock();
     let per_second = ev.instances as f64 / ev.seconds.max(1e-9);
     match args.format {
@@ -111,6 +119,9 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             v["instances_per_second"] = serde_json::json!(per_second);
             if let Some(f) = ev.raw_found {
                 v["raw_text_instances_found"] = serde_json::json!(f);
+            }
+            if let Some(b) = &ev.raw_breakdown {
+                v["raw_breakdown"] = serde_json::to_value(b)?;
             }
             writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         }
@@ -138,6 +149,19 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                     ev.instances
                 )?;
             }
+            if let Some(b) = &ev.raw_breakdown {
+                let pct = |n: usize| 100.0 * n as f64 / b.instances.max(1) as f64;
+                writeln!(out, "front end (gold instances):")?;
+                for o in RawOutcome::ALL {
+                    let n = b.get(o);
+                    writeln!(out, "  {:<14} {n:>7}  {:>5.1}%", o.name(), pct(n))?;
+                }
+                writeln!(
+                    out,
+                    "  {:<14} {:>7}  (pipeline targets on no gold instance)",
+                    "extra_targets", b.extra_targets
+                )?;
+            }
         }
     }
     if !cli.quiet {
@@ -147,4 +171,38 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The front-end mismatches of a --raw run as TSV (csv quoting).
+fn write_raw_errors(path: &std::path::Path, rows: &[RawAlignment]) -> anyhow::Result<()> {
+    let pos = |p: Option<wsd::wordnet::Pos>| p.map(|p| p.to_string()).unwrap_or_default();
+    wsd::atomic::write_atomically(path, |w| {
+        let mut out = csv::WriterBuilder::new().delimiter(b'\t').from_writer(w);
+        out.write_record([
+            "id",
+            "outcome",
+            "gold_text",
+            "gold_lemma",
+            "gold_pos",
+            "pipeline_text",
+            "pipeline_lemma",
+            "pipeline_pos",
+            "pipeline_target",
+        ])?;
+        for r in rows.iter().filter(|r| r.outcome != RawOutcome::Matched) {
+            out.write_record([
+                r.instance.as_str(),
+                r.outcome.name(),
+                &r.gold_text,
+                &r.gold_lemma,
+                &pos(r.gold_pos),
+                r.pipeline_text.as_deref().unwrap_or(""),
+                r.pipeline_lemma.as_deref().unwrap_or(""),
+                &pos(r.pipeline_pos),
+                if r.pipeline_target { "yes" } else { "no" },
+            ])?;
+        }
+        out.flush()
+    })?;
+    Ok(())
 }

@@ -34,7 +34,7 @@ use crate::wordnet::{Pos, SenseKey};
 
 pub mod run;
 
-pub use run::{align_raw, evaluate, Dataset, Evaluation, Input};
+pub use run::{answer_raw, evaluate, Dataset, Evaluation, Input, RawAnswers};
 
 /// How many examples of unknown ids or keys a report keeps.
 pub const EXAMPLES: usize = 5;

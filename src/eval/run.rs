@@ -8,7 +8,10 @@
 //! * [`Input::Raw`]: its plain text rebuilt ([`rebuild_text`]), run through
 //!   the text pipeline as `wsd tag` would, and every pipeline target
 //!   aligned back to the gold instance it overlaps by character span
-//!   ([`align_raw`]) — what automatic preprocessing costs.
+//!   ([`answer_raw`]) — what automatic preprocessing costs. Each gold
+//!   instance is also classified (matched, missed target, wrong POS, wrong
+//!   lemma, multiword mismatch; [`crate::pipeline::align_raw`]), so the
+//!   report says where the points went.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -21,7 +24,7 @@ use crate::corpus::{
     attach_gold, instance_pos, read_key_file, read_semcor, read_xml, Document, KeyFile, Split,
 };
 use crate::disambig::{candidates_of, decide_document, Disambiguator, Prediction};
-use crate::pipeline::{rebuild_text, Pipeline};
+use crate::pipeline::{align_raw, rebuild_text, Pipeline, RawAlignment, RawBreakdown};
 use crate::wordnet::{Inventory, Pos};
 use crate::Result;
 
@@ -85,6 +88,11 @@ pub struct Evaluation {
     /// With [`Input::Raw`]: how many gold instances a pipeline target was
     /// aligned to.
     pub raw_found: Option<usize>,
+    /// With [`Input::Raw`]: where the gold instances went in the pipeline.
+    pub raw_breakdown: Option<RawBreakdown>,
+    /// With [`Input::Raw`]: every gold instance and what the pipeline made
+    /// of it, in document order.
+    pub raw_alignment: Vec<RawAlignment>,
     /// Gold instances.
     pub instances: usize,
     /// Seconds spent running the method (and the pipeline).
@@ -103,20 +111,24 @@ pub fn evaluate(
     progress: &(dyn Fn(usize) + Sync),
 ) -> Evaluation {
     let t = Instant::now();
-    let answers: Vec<Vec<(String, Prediction)>> = docs
+    let answers: Vec<RawAnswers> = docs
         .par_iter()
         .map(|doc| {
             let out = match input {
                 Input::Gold => {
                     let cands = candidates_of(inv, doc.targets());
                     let preds = decide_document(method, inv, doc, &cands);
-                    cands
+                    let answers = cands
                         .into_iter()
                         .zip(preds)
                         .filter_map(|(c, p)| Some((c.target.id, p?)))
-                        .collect()
+                        .collect();
+                    RawAnswers {
+                        answers,
+                        ..Default::default()
+                    }
                 }
-                Input::Raw(pipeline) => align_raw(pipeline, method, inv, doc),
+                Input::Raw(pipeline) => answer_raw(pipeline, method, inv, doc),
             };
             progress(doc.target_count());
             out
@@ -125,11 +137,18 @@ pub fn evaluate(
     let seconds = t.elapsed().as_secs_f64();
     let mut system = KeyFile::new();
     let mut decided_by: BTreeMap<String, usize> = BTreeMap::new();
-    for (id, p) in answers.into_iter().flatten() {
-        *decided_by.entry(p.decided_by()).or_default() += 1;
-        system.insert(id, vec![p.key]);
+    let mut breakdown = RawBreakdown::default();
+    let mut raw_alignment = Vec::new();
+    for a in answers {
+        for (id, p) in a.answers {
+            *decided_by.entry(p.decided_by()).or_default() += 1;
+            system.insert(id, vec![p.key]);
+        }
+        breakdown.merge(&a.breakdown);
+        raw_alignment.extend(a.alignment);
     }
-    let raw_found = matches!(input, Input::Raw(_)).then(|| system.len());
+    let raw = matches!(input, Input::Raw(_));
+    let raw_found = raw.then(|| system.len());
     let pos_of: HashMap<String, Pos> = instance_pos(docs);
     let report = score(gold, &system, Some(&pos_of), &|k| inv.has_key(k));
     Evaluation {
@@ -138,20 +157,35 @@ pub fn evaluate(
         system,
         decided_by,
         raw_found,
+        raw_breakdown: raw.then_some(breakdown),
+        raw_alignment,
         instances: docs.iter().map(|d| d.target_count()).sum(),
         seconds,
     }
 }
 
+/// A document's answers (instance id, prediction) and, for raw text, how
+/// its gold instances fared in the pipeline.
+#[derive(Default)]
+pub struct RawAnswers {
+    /// The answers, by gold instance id.
+    pub answers: Vec<(String, Prediction)>,
+    /// Where each gold instance went in the pipeline (raw text only).
+    pub alignment: Vec<RawAlignment>,
+    /// Their counts.
+    pub breakdown: RawBreakdown,
+}
+
 /// Run the text pipeline and `method` on the rebuilt plain text of `doc`
 /// and give each gold instance the answer of the pipeline target that
-/// overlaps it by character span (the one starting nearest to it wins).
-pub fn align_raw(
+/// overlaps it by character span (the one starting nearest to it wins);
+/// classify each gold instance against the pipeline's tokens too.
+pub fn answer_raw(
     pipeline: &Pipeline<'_>,
     method: &dyn Disambiguator,
     inv: &Inventory,
     doc: &Document,
-) -> Vec<(String, Prediction)> {
+) -> RawAnswers {
     let (text, spans) = rebuild_text(doc);
     let analysed = pipeline.analyse(&doc.id, &text, 0, 0);
     let cands = candidates_of(inv, analysed.targets());
@@ -175,5 +209,10 @@ pub fn align_raw(
             }
         }
     }
-    out
+    let (alignment, breakdown) = align_raw(doc, &spans, &analysed);
+    RawAnswers {
+        answers: out,
+        alignment,
+        breakdown,
+    }
 }

@@ -138,7 +138,8 @@ impl KnnModel {
 
     /// Write the model (method `knn`, this WordNet's checksum) atomically.
     pub fn save(&self, path: &Path, inv: &Inventory) -> Result<()> {
-        let params = serde_json::to_value(&self.params).map_err(|e| Error::Other(e.to_string()))?;
+        let params =
+            serde_json::to_value(&self.params).map_err(|e| Error::Encode(e.to_string()))?;
         model_io::write_model(path, METHOD, inv.checksum()?, params, &self.to_bytes())?;
         Ok(())
     }
