@@ -7,3 +7,5 @@ cd "$(dirname "$0")/.."
 scripts/fetch-data.sh
 if [ -x scripts/fetch-model.sh ]; then scripts/fetch-model.sh; fi
 cargo test --release "$@"
+# wsd tag on Spark (local mode) against one process; installs PySpark/Java if missing.
+scripts/test-spark.sh
