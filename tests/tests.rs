@@ -7,6 +7,8 @@
 //!   `tests/fixtures/mini-wordnet` (fast; needs none of the fetched data).
 //! * `corpus` — SemCor and XML readers, the scorer, `wsd eval` / `wsd score`, MFS.
 //! * `tag` — `wsd tag` on plain text: pipeline, formats, streaming, bad input.
+//! * `records` — `wsd tag --input-format jsonl`: records in and out, error
+//!   records, output independent of threads, neighbours and splits.
 //! * `knowledge` — similarity measures against NLTK, IC tables, `wsd similarity`,
 //!   Lesk, extended Lesk and similarity-based disambiguation.
 //! * `nb` — Naive Bayes trained on SemCor, scored on SemCor test and SemEval-2007.
@@ -17,6 +19,7 @@ mod knn;
 mod knowledge;
 mod mini_wordnet;
 mod nb;
+mod records;
 mod tag;
 mod util;
 mod wordnet;
