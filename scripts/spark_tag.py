@@ -13,7 +13,8 @@ one JSON object per input record (JSON lines, or Parquet with `--parquet`).
 Bad records come back as error records `{"error": ..., "id": ..., "line": ...}`;
 they are counted and the first few shown at the end (exit code 1 if any).
 
-What is shipped: one tar.gz, a wsd data home — `bin/wsd`, `wordnet/dict/`,
+What is shipped: one tar.gz, a wsd data home — `bin/wsd` (and `bin/wsd-mapper`,
+the Hadoop streaming mapper), `wordnet/dict/`,
 `models/pos.wsd` and any `models/<method>.wsd` named by `--models` — added
 with `SparkContext.addArchive` (so no shared filesystem is needed) and
 unpacked by Spark on every executor, where `WSD_HOME` points at it. Build it
@@ -42,6 +43,19 @@ import threading
 
 ERROR_PREFIX = '{"error":'
 
+# bin/wsd-mapper in the bundle: a Hadoop streaming mapper (JSONL records in,
+# JSONL records out) that finds its data home and counts error records.
+MAPPER = r"""#!/bin/sh
+# wsd tag as a Hadoop streaming mapper: JSONL records on stdin, one JSONL
+# record out per record. Exit 1 (some records were bad: they are error
+# records in the output) is not a task failure; anything else is.
+home=$(cd "$(dirname "$0")/.." && pwd)
+WSD_HOME=$home "$home/bin/wsd" --quiet tag --input-format jsonl --format jsonl "$@"
+code=$?
+[ "$code" -le 1 ] && exit 0
+exit "$code"
+"""
+
 
 def repo_root():
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -61,6 +75,11 @@ def make_bundle(out, wsd, data_home, models):
         if shutil.which("strip"):
             subprocess.run(["strip", exe], check=False)
         tar.add(exe, arcname="bin/wsd")
+        mapper = os.path.join(tmp, "wsd-mapper")
+        with open(mapper, "w") as f:
+            f.write(MAPPER)
+        os.chmod(mapper, 0o755)
+        tar.add(mapper, arcname="bin/wsd-mapper")
         tar.add(dict_dir, arcname="wordnet/dict")
         tar.add(pos, arcname="models/pos.wsd")
         for m in models:
