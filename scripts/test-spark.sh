@@ -8,7 +8,7 @@
 # files through --input-format text.
 #
 # Installs what it needs: PySpark into a venv ($WSD_SPARK_VENV, default
-# target/spark-venv) when `python3 -c 'import pyspark'` fails, and Java 17
+# target/spark-venv; else the user site) when `python3 -c 'import pyspark'` fails, and Java 17
 # (openjdk-17-jre-headless, apt) when `java` is missing. Skips (exit 0)
 # with a message only when PySpark or Java cannot be installed.
 # WSD_SPARK_METHOD picks the method (default lesk-ext).
@@ -29,12 +29,17 @@ fi
 PY=python3
 if ! $PY -c 'import pyspark' 2>/dev/null; then
     VENV=${WSD_SPARK_VENV:-target/spark-venv}
-    if ! "$VENV/bin/python" -c 'import pyspark' 2>/dev/null; then
-        echo "test-spark: installing pyspark into $VENV" >&2
-        { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q pyspark; } \
+    if "$VENV/bin/python" -c 'import pyspark' 2>/dev/null; then
+        PY=$VENV/bin/python
+    elif echo "test-spark: installing pyspark into $VENV" >&2 &&
+        python3 -m venv "$VENV" && "$VENV/bin/pip" install -q pyspark; then
+        PY=$VENV/bin/python
+    else
+        # No venv module (Debian without python3-venv): the user site.
+        echo "test-spark: installing pyspark into the user site" >&2
+        python3 -m pip install -q --user pyspark && python3 -c 'import pyspark' \
             || skip "pyspark cannot be installed (no network?)"
     fi
-    PY=$VENV/bin/python
 fi
 export PYSPARK_PYTHON=$PY PYSPARK_DRIVER_PYTHON=$PY
 
