@@ -7,8 +7,13 @@
 //! written in input order, so **the output is the same whatever the thread
 //! count**. Sentence numbers and byte offsets are per input; methods that
 //! look across sentences (one sense per discourse) see one block at a time.
+//!
+//! JSON-lines records (one document per line, `wsd tag --input-format
+//! jsonl`) are tagged by [`Tagger::tag_records`] ([`records`]).
 
 use std::io::{Read, Write};
+
+pub mod records;
 
 use rayon::prelude::*;
 

@@ -8,6 +8,8 @@
 //! * `corpus` — SemCor and XML readers, the scorer, `wsd eval` / `wsd score`, MFS.
 //! * `front_end` — targets, multiwords on evidence, lemmas, `--mwe`, the `--raw` alignment.
 //! * `tag` — `wsd tag` on plain text: pipeline, formats, streaming, bad input.
+//! * `records` — `wsd tag --input-format jsonl`: records in and out, error
+//!   records, output independent of threads, neighbours and splits.
 //! * `knowledge` — similarity measures against NLTK, IC tables, `wsd similarity`,
 //!   Lesk, extended Lesk and similarity-based disambiguation.
 //! * `nb` — Naive Bayes trained on SemCor, scored on SemCor test and SemEval-2007.
@@ -19,6 +21,7 @@ mod knn;
 mod knowledge;
 mod mini_wordnet;
 mod nb;
+mod records;
 mod tag;
 mod util;
 mod wordnet;

@@ -20,6 +20,7 @@ use wsd::disambig::MethodSpec;
 use wsd::output::{SenseFormat, TagFormat, TagWriter};
 use wsd::pipeline::{Pipeline, TargetSelection};
 use wsd::resources::PosTraining;
+use wsd::tagging::records::InputFormat;
 use wsd::tagging::{TagError, Tagger};
 use wsd::text::blocks::BLOCK;
 use wsd::text::{MweMatcher, MweMode};
@@ -38,6 +39,10 @@ pub struct Args {
     /// Data and models.
     #[command(flatten)]
     pub resources: ResourceArgs,
+    /// Input format: text (each input one document) or jsonl (one document
+    /// per line, `{"id": ..., "text": ...}`; one output record per record).
+    #[arg(long, value_enum, default_value = "text")]
+    pub input_format: InputFormat,
     /// Output format.
     #[arg(long, value_enum, default_value = "tsv")]
     pub format: TagFormat,
@@ -134,13 +139,14 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         args.inputs.clone()
     };
     let mut failed = 0usize;
-    let (mut bytes, mut tokens) = (0usize, 0usize);
+    let (mut bytes, mut tokens, mut bad) = (0usize, 0usize, 0usize);
     let t0 = Instant::now();
     for input in &inputs {
-        match tag_input(cli, &tagger, &pool, input, &mut sink) {
-            Ok((b, n)) => {
+        match tag_input(cli, args.input_format, &tagger, &pool, input, &mut sink) {
+            Ok((b, n, r)) => {
                 bytes += b;
                 tokens += n;
+                bad += r;
                 if b == 0 {
                     eprintln!("wsd: {}: empty input, nothing to tag", display(input));
                 }
@@ -177,7 +183,10 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             t.commit()?;
         }
     }
-    Ok(if failed > 0 {
+    if bad > 0 {
+        eprintln!("wsd: {bad} record(s) could not be tagged");
+    }
+    Ok(if failed > 0 || bad > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -199,14 +208,15 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-/// Tag one input; returns (bytes, tokens).
+/// Tag one input; returns (bytes, tokens, bad records).
 fn tag_input(
     cli: &Cli,
+    input_format: InputFormat,
     tagger: &Tagger,
     pool: &rayon::ThreadPool,
     input: &Path,
     sink: &mut dyn Write,
-) -> anyhow::Result<(usize, usize)> {
+) -> anyhow::Result<(usize, usize, usize)> {
     let (reader, total, doc_id): (Box<dyn Read>, Option<u64>, String) = if input.as_os_str() == "-"
     {
         (Box::new(std::io::stdin().lock()), None, "stdin".into())
@@ -223,10 +233,24 @@ fn tag_input(
         Some(n) if n > 4 * BLOCK as u64 => progress::Progress::new(n, "bytes", cli.quiet),
         _ => progress::Progress::new(0, "bytes", true),
     };
-    let result = tagger.tag(reader, &doc_id, sink, pool, &|n| pb.inc(n));
+    let result = match input_format {
+        InputFormat::Text => tagger
+            .tag(reader, &doc_id, sink, pool, &|n| pb.inc(n))
+            .map(|s| (s.bytes, s.tokens, 0)),
+        InputFormat::Jsonl => {
+            let mut report = |e: &wsd::tagging::records::RecordError| {
+                if !cli.quiet {
+                    eprintln!("wsd: {}: line {}: {}", display(input), e.line, e.error);
+                }
+            };
+            tagger
+                .tag_records(reader, sink, pool, &mut report, &|n| pb.inc(n))
+                .map(|s| (s.bytes, s.tokens, s.failed))
+        }
+    };
     pb.finish();
     match result {
-        Ok(s) => Ok((s.bytes, s.tokens)),
+        Ok(s) => Ok(s),
         Err(TagError::Input { error, .. }) => Err(anyhow::anyhow!("{error}")),
         Err(TagError::Write(e)) => Err(anyhow::Error::new(e).context("writing the output")),
     }
