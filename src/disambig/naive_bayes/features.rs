@@ -57,7 +57,7 @@ pub(super) const EOS: &str = "</s>";
 /// Stop words of the bags: the project's English list
 /// ([`crate::text::is_stop_word`]: NLTK's list and the Penn clitics) and
 /// the modals it lacks (bags hold lemmas, so base forms matter).
-pub(super) fn is_stop_word(w: &str) -> bool {
+pub(super) fn is_bag_stop_word(w: &str) -> bool {
     crate::text::is_stop_word(w) || matches!(w, "could" | "would" | "shall" | "ought")
 }
 
@@ -182,7 +182,7 @@ pub(super) fn bag_word<'a>(p: &NbParams, tok: &'a Token, buf: &'a mut String) ->
         return None;
     }
     let w = normalize(raw, buf);
-    if p.stop_words && is_stop_word(w) {
+    if p.stop_words && is_bag_stop_word(w) {
         return None;
     }
     Some(w)

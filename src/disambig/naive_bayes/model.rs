@@ -165,26 +165,14 @@ pub struct NaiveBayes {
     pub(super) weight: [f64; 64],
 }
 
+/// The index of per-POS tables.
 pub(super) fn pos_index(p: Pos) -> usize {
-    match p {
-        Pos::Noun => 0,
-        Pos::Verb => 1,
-        Pos::Adj => 2,
-        Pos::Adv => 3,
-    }
+    p.index()
 }
 
-/// (lemma, POS) of a sense key: the part before `%` and the `ss_type` digit.
+/// (lemma, POS) of a sense key.
 pub(super) fn key_lemma_pos(key: &str) -> Option<(&str, Pos)> {
-    let (lemma, rest) = key.split_once('%')?;
-    let pos = match rest.as_bytes().first()? {
-        b'1' => Pos::Noun,
-        b'2' => Pos::Verb,
-        b'3' | b'5' => Pos::Adj,
-        b'4' => Pos::Adv,
-        _ => return None,
-    };
-    Some((lemma, pos))
+    crate::wordnet::SenseKey::lemma_and_pos(key)
 }
 
 pub(super) fn weight_table(w: &FamilyWeights) -> [f64; 64] {
