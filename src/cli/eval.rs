@@ -47,6 +47,14 @@ pub struct Args {
     /// gold instances by character span — what automatic preprocessing costs.
     #[arg(long)]
     pub raw: bool,
+    /// Also write the evaluation report (`wsd compare`'s): a self-contained
+    /// HTML page, or its JSON for a `.json` file; `--format json` then
+    /// carries it too, under `report`.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    /// Also write the wrong and missing answers as TSV (`wsd errors`).
+    #[arg(long, value_name = "FILE.tsv")]
+    pub errors: Option<PathBuf>,
 }
 
 /// Run `wsd eval`.
@@ -86,6 +94,22 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         pb.inc(n as u64)
     });
     pb.finish_and_clear();
+    let report = match (&args.report, &args.errors) {
+        (None, None) => None,
+        (report, errors) => Some(super::compare::eval_report(
+            inv,
+            args.xml.as_deref(),
+            args.split,
+            &data,
+            &ev,
+            match input {
+                Input::Raw(p) => Some(p),
+                Input::Gold => None,
+            },
+            report.as_deref(),
+            errors.as_deref(),
+        )?),
+    };
     if let Some(out) = &args.output {
         write_key_file(out, ev.system.iter())?;
     }
@@ -100,6 +124,9 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             v["instances_per_second"] = serde_json::json!(per_second);
             if let Some(f) = ev.raw_found {
                 v["raw_text_instances_found"] = serde_json::json!(f);
+            }
+            if let Some(r) = &report {
+                v["report"] = serde_json::to_value(r)?;
             }
             writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         }

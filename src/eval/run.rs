@@ -82,6 +82,9 @@ pub struct Evaluation {
     pub system: KeyFile,
     /// How many answers each decider gave ([`Prediction::decided_by`]).
     pub decided_by: BTreeMap<String, usize>,
+    /// Every answer with its instance id, in document order (what
+    /// [`crate::report`] analyses per instance).
+    pub answers: Vec<(String, Prediction)>,
     /// With [`Input::Raw`]: how many gold instances a pipeline target was
     /// aligned to.
     pub raw_found: Option<usize>,
@@ -125,9 +128,10 @@ pub fn evaluate(
     let seconds = t.elapsed().as_secs_f64();
     let mut system = KeyFile::new();
     let mut decided_by: BTreeMap<String, usize> = BTreeMap::new();
-    for (id, p) in answers.into_iter().flatten() {
+    let answers: Vec<(String, Prediction)> = answers.into_iter().flatten().collect();
+    for (id, p) in &answers {
         *decided_by.entry(p.decided_by()).or_default() += 1;
-        system.insert(id, vec![p.key]);
+        system.insert(id.clone(), vec![p.key.clone()]);
     }
     let raw_found = matches!(input, Input::Raw(_)).then(|| system.len());
     let pos_of: HashMap<String, Pos> = instance_pos(docs);
@@ -137,6 +141,7 @@ pub fn evaluate(
         report,
         system,
         decided_by,
+        answers,
         raw_found,
         instances: docs.iter().map(|d| d.target_count()).sum(),
         seconds,
