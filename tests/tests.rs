@@ -9,11 +9,14 @@
 //!   Lesk, extended Lesk and similarity-based disambiguation.
 //! * `nb` — Naive Bayes trained on SemCor, scored on SemCor test and SemEval-2007.
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
+//! * `report` — `wsd compare`, `eval --report/--errors`, `wsd errors`: the HTML
+//!   report parsed back against its JSON, the error TSV, the front-end breakdown.
 
 mod corpus;
 mod knn;
 mod knowledge;
 mod nb;
+mod report;
 mod tag;
 mod util;
 mod wordnet;
