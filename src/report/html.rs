@@ -644,3 +644,57 @@ pub fn render(r: &Report) -> String {
     o.push_str("</body>\n</html>\n");
     o
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{MethodReport, Metrics};
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(
+            escape(r#"<b a="x">R&D's</b>"#),
+            "&lt;b a=&quot;x&quot;&gt;R&amp;D&#39;s&lt;/b&gt;"
+        );
+    }
+
+    #[test]
+    fn scales_are_round() {
+        assert_eq!(nice_max(100.0), 100.0);
+        assert_eq!(nice_max(1.94), 2.0);
+        assert_eq!(nice_max(0.7), 0.8);
+        assert_eq!(nice_max(3.1), 4.0);
+        assert_eq!(nice_max(0.0), 1.0);
+    }
+
+    #[test]
+    fn a_report_renders_without_scripts_and_with_its_numbers() {
+        let row = |label: &str, m: Metrics| Row {
+            label: label.into(),
+            metrics: m,
+        };
+        let m = Metrics::new(4, 3, 2.0);
+        let r = Report {
+            title: "t <x>".into(),
+            instances: 4,
+            methods: vec![MethodReport {
+                method: "a&b".into(),
+                overall: m.clone(),
+                by_pos: vec![row("noun", m.clone())],
+                by_decision: vec![row("single-sense", m.clone()), row("method", m.clone())],
+                ..MethodReport::default()
+            }],
+            ..Report::default()
+        };
+        let page = render(&r);
+        assert!(!page.contains("<script"));
+        assert!(page.contains("<h1>t &lt;x&gt;</h1>"));
+        assert!(page.contains("id=\"chart-decision\""));
+        // Decisions in their natural order whatever the rows' order.
+        let method = page.find(">method</text>").unwrap();
+        let single = page.find(">single-sense</text>").unwrap();
+        assert!(method < single);
+        let f1 = format!("data-key=\"/methods/0/overall/f1\" data-value=\"{}\"", m.f1);
+        assert!(page.contains(&f1), "{page}");
+    }
+}
