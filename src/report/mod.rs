@@ -30,7 +30,7 @@
 //! ```no_run
 //! use wsd::eval::{evaluate, Dataset, Input};
 //! use wsd::disambig::FirstSense;
-//! use wsd::report::{analyse, html, Instances, MethodRun};
+//! use wsd::report::{analyse, write_report, Instances, MethodRun};
 //! # fn main() -> wsd::Result<()> {
 //! let inv = wsd::wordnet::Inventory::open(None)?;
 //! let data = Dataset::from_xml("se07.data.xml".as_ref(), "se07.gold.key.txt".as_ref())?;
@@ -43,7 +43,7 @@
 //!     answers: instances.answers(&[(d, &ev.answers)]),
 //! };
 //! let report = analyse(&inv, "mfs on SemEval-2007", &instances, &[run]);
-//! std::fs::write("report.html", html::render(&report))?;
+//! write_report("report.html".as_ref(), &report)?; // html::render(&report) is the page
 //! # Ok(()) }
 //! ```
 
