@@ -139,7 +139,7 @@ pub fn render_text(r: &Report) -> String {
         o.push('\n');
     }
     for c in &r.comparisons {
-        let w = c.a.len().max(c.b.len()) + 6;
+        let w = c.a.len().max(c.b.len()) + 8;
         let _ = writeln!(
             o,
             "{} against {} (they disagree on {})",
