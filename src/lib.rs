@@ -23,6 +23,9 @@
 //! * [`eval::evaluate`] runs a method on a data set and scores it;
 //!   [`tagging`] tags a stream of plain text; [`output`] writes tagged
 //!   documents as TSV, JSON lines or key files; [`train`] trains models.
+//! * [`report`] cuts an evaluation's answers the ways papers do (POS,
+//!   MFS/LFS, candidates, who decided, lemmas, two methods) into JSON, a
+//!   self-contained HTML page and an error list.
 //! * [`atomic`] writes files that appear complete or not at all.
 //! * [`model_io`] writes and reads versioned, checksummed model files.
 //!
@@ -41,6 +44,7 @@ pub mod model_io;
 pub mod output;
 pub mod pipeline;
 pub mod pos;
+pub mod report;
 pub mod resources;
 pub mod tagging;
 pub mod text;

@@ -14,6 +14,8 @@
 //!   Lesk, extended Lesk and similarity-based disambiguation.
 //! * `nb` — Naive Bayes trained on SemCor, scored on SemCor test and SemEval-2007.
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
+//! * `report` — `wsd compare`, `eval --report/--errors`, `wsd errors`: the HTML
+//!   report parsed back against its JSON, the error TSV, the front-end breakdown.
 
 mod corpus;
 mod front_end;
@@ -22,6 +24,7 @@ mod knowledge;
 mod mini_wordnet;
 mod nb;
 mod records;
+mod report;
 mod tag;
 mod util;
 mod wordnet;

@@ -84,6 +84,15 @@ pub fn method_help() -> String {
 pub struct MethodArgs {
     #[arg(long, short, long_help = method_help(), help = "Method or back-off chain, e.g. nb,mfs (see --help for the list)")]
     pub method: Option<String>,
+    /// The run-time options.
+    #[command(flatten)]
+    pub options: MethodOptionArgs,
+}
+
+/// The run-time options every method shares (`wsd compare` takes them
+/// with several `--method`s).
+#[derive(clap::Args, Debug, Clone)]
+pub struct MethodOptionArgs {
     /// Context of lesk, lesk-ext and sim-*: sentence (default), N content
     /// words either side, or Ns sentences either side.
     #[arg(long, value_parser = parse_window, default_value = "sentence")]
@@ -107,7 +116,7 @@ pub struct MethodArgs {
     pub prior: f32,
 }
 
-impl MethodArgs {
+impl MethodOptionArgs {
     /// The run-time options.
     pub fn options(&self) -> MethodOptions {
         MethodOptions {
@@ -120,6 +129,13 @@ impl MethodArgs {
                 prior: self.prior,
             },
         }
+    }
+}
+
+impl MethodArgs {
+    /// The run-time options.
+    pub fn options(&self) -> MethodOptions {
+        self.options.options()
     }
 
     /// The `--method` given, parsed, with the options.

@@ -50,11 +50,11 @@ pub struct Args {
     /// gold instances by character span — what automatic preprocessing costs.
     #[arg(long)]
     pub raw: bool,
-    /// With --raw: write every gold instance the pipeline did not match
+    /// With --raw: write every gold instance the front end did not match
     /// (missed target, wrong POS, wrong lemma, multiword) as TSV: id,
     /// outcome, gold text/lemma/POS, pipeline text/lemma/POS, target.
     #[arg(long, value_name = "FILE", requires = "raw")]
-    pub errors: Option<PathBuf>,
+    pub frontend_errors: Option<PathBuf>,
     /// How --raw joins multiword expressions: learned (the default), greedy
     /// or none (see `wsd tag --mwe`).
     #[arg(long, value_name = "MODE", default_value = "learned")]
@@ -62,6 +62,14 @@ pub struct Args {
     /// Same as --mwe none.
     #[arg(long)]
     pub no_mwe: bool,
+    /// Also write the evaluation report (`wsd compare`'s): a self-contained
+    /// HTML page, or its JSON for a `.json` file; `--format json` then
+    /// carries it too, under `report`.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    /// Also write the wrong and missing answers as TSV (`wsd errors`).
+    #[arg(long, value_name = "FILE.tsv")]
+    pub errors: Option<PathBuf>,
 }
 
 /// Run `wsd eval`.
@@ -102,10 +110,26 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         pb.inc(n as u64)
     });
     pb.finish();
+    let report = match (&args.report, &args.errors) {
+        (None, None) => None,
+        (report, errors) => Some(super::compare::eval_report(
+            inv,
+            args.xml.as_deref(),
+            args.split,
+            &data,
+            &ev,
+            match input {
+                Input::Raw(p) => Some(p),
+                Input::Gold => None,
+            },
+            report.as_deref(),
+            errors.as_deref(),
+        )?),
+    };
     if let Some(out) = &args.output {
         write_key_file(out, ev.system.iter())?;
     }
-    if let Some(path) = &args.errors {
+    if let Some(path) = &args.frontend_errors {
         write_raw_errors(path, &ev.raw_alignment)?;
     }
     let mut out = std::io::stdout().lock();
@@ -122,6 +146,9 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             }
             if let Some(b) = &ev.raw_breakdown {
                 v["raw_breakdown"] = serde_json::to_value(b)?;
+            }
+            if let Some(r) = &report {
+                v["report"] = serde_json::to_value(r)?;
             }
             writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         }

@@ -9,8 +9,10 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub mod args;
+mod compare;
 mod data;
 mod embed;
+mod errors;
 mod eval;
 mod ic;
 mod info;
@@ -64,6 +66,11 @@ pub enum Command {
     Eval(eval::Args),
     /// Score a system key file against a gold key file.
     Score(score::Args),
+    /// Several methods side by side on annotated data: a report (text,
+    /// JSON, or a self-contained HTML page) of where each one fails.
+    Compare(compare::Args),
+    /// A method's wrong and missing answers on annotated data, as TSV.
+    Errors(errors::Args),
     /// Sense-tag plain text (files or standard input).
     Tag(tag::Args),
     /// Train a model (nb, knn, pos) on SemCor.
@@ -88,6 +95,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Info(a) => info::run(&cli, a),
         Command::Eval(a) => eval::run(&cli, a),
         Command::Score(a) => score::run(&cli, a),
+        Command::Compare(a) => compare::run(&cli, a),
+        Command::Errors(a) => errors::run(&cli, a),
         Command::Tag(a) => tag::run(&cli, a),
         Command::Train(a) => train::run(&cli, a),
         Command::Ic(a) => ic::run(&cli, a),

@@ -85,6 +85,9 @@ pub struct Evaluation {
     pub system: KeyFile,
     /// How many answers each decider gave ([`Prediction::decided_by`]).
     pub decided_by: BTreeMap<String, usize>,
+    /// Every answer with its instance id, in document order (what
+    /// [`crate::report`] analyses per instance).
+    pub answers: Vec<(String, Prediction)>,
     /// With [`Input::Raw`]: how many gold instances a pipeline target was
     /// aligned to.
     pub raw_found: Option<usize>,
@@ -139,10 +142,12 @@ pub fn evaluate(
     let mut decided_by: BTreeMap<String, usize> = BTreeMap::new();
     let mut breakdown = RawBreakdown::default();
     let mut raw_alignment = Vec::new();
+    let mut all_answers: Vec<(String, Prediction)> = Vec::new();
     for a in answers {
         for (id, p) in a.answers {
             *decided_by.entry(p.decided_by()).or_default() += 1;
-            system.insert(id, vec![p.key]);
+            system.insert(id.clone(), vec![p.key.clone()]);
+            all_answers.push((id, p));
         }
         breakdown.merge(&a.breakdown);
         raw_alignment.extend(a.alignment);
@@ -156,6 +161,7 @@ pub fn evaluate(
         report,
         system,
         decided_by,
+        answers: all_answers,
         raw_found,
         raw_breakdown: raw.then_some(breakdown),
         raw_alignment,
