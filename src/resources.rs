@@ -204,6 +204,8 @@ impl Resources {
                         ),
                     });
                 }
+                // Fail before the training, not after it.
+                crate::atomic::check_writable(&path)?;
                 self.notice(&format!(
                     "no POS model at {}; training one on SemCor's train split (once, ~30 s)",
                     path.display()
