@@ -3,7 +3,7 @@
 //! Exit codes: 0 all inputs tagged; 1 some inputs could not be tagged
 //! (missing, a directory, binary, invalid UTF-8 — each reported on stderr,
 //! the others still tagged); 2 nothing could be done (bad arguments, no
-//! WordNet, no model).
+//! WordNet, no model, every input failed).
 
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Read, Write};
@@ -55,7 +55,8 @@ pub struct Args {
     /// Do not join multiword expressions (took place → take_place).
     #[arg(long)]
     pub no_mwe: bool,
-    /// Worker threads (default: all cores). Output is identical for any value.
+    /// Worker threads (default: all cores; at most 4 per core, 1024 in all).
+    /// Output is identical for any value.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Write to FILE (atomically, only if every input was tagged) instead of stdout.
@@ -65,6 +66,19 @@ pub struct Args {
 
 /// Run `wsd tag`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
+    let threads = super::args::threads(args.threads)?;
+    if let Some(out) = &args.output {
+        // Before any work (loading, training a missing POS model).
+        let r = &args.resources;
+        let inputs = args
+            .inputs
+            .iter()
+            .chain(&r.model)
+            .chain(&r.pos_model)
+            .chain(&r.ic);
+        wsd::atomic::refuse_inputs("--output", out, inputs.map(PathBuf::as_path))?;
+        wsd::atomic::check_writable(out)?;
+    }
     let res = args.resources.resources(cli, PosTraining::IfMissing);
     let inv = res.inventory()?;
     let tagger = res.pos_tagger()?;
@@ -90,10 +104,6 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let mut writer = TagWriter::new(inv, args.format);
     writer.sense_format = args.sense_format;
     writer.gloss = args.gloss;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -168,7 +178,10 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             t.commit()?;
         }
     }
-    Ok(if failed > 0 {
+    Ok(if failed > 0 && failed == inputs.len() {
+        // Nothing could be tagged.
+        ExitCode::from(2)
+    } else if failed > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

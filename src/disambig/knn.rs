@@ -116,6 +116,9 @@ pub struct KnnParams {
     pub sentences: usize,
     /// Sense-tagged tokens added to centroids.
     pub tagged_tokens: usize,
+    /// The encoder's [`Encoder::fingerprint`] (empty in older models: not checked).
+    #[serde(default)]
+    pub encoder_fingerprint: String,
 }
 
 impl KnnParams {
@@ -131,6 +134,7 @@ impl KnnParams {
             documents: 0,
             sentences: 0,
             tagged_tokens: 0,
+            encoder_fingerprint: encoder.fingerprint().to_string(),
         }
     }
 }
@@ -653,6 +657,25 @@ impl Knn {
                 ),
             });
         }
+        let fp = &model.params.encoder_fingerprint;
+        if !fp.is_empty() && fp != encoder.fingerprint() {
+            return Err(Error::Model {
+                path: encoder.dir().to_path_buf(),
+                msg: format!(
+                    "the knn model was trained with another encoder (at {}, fingerprint {}…; this one is {}…); pass that encoder with --encoder or retrain",
+                    model.params.encoder,
+                    &fp[..fp.len().min(12)],
+                    &encoder.fingerprint()[..encoder.fingerprint().len().min(12)]
+                ),
+            });
+        }
+        if options.k > 1 && model.instances.is_empty() {
+            return Err(Error::bad_parameter(
+                "--k",
+                options.k,
+                "this knn model keeps no instance vectors; retrain with --keep-instances or use --k 1",
+            ));
+        }
         let index: HashMap<SynsetId, usize> = model
             .entries
             .iter()
@@ -899,6 +922,7 @@ mod tests {
             documents: 1,
             sentences: 2,
             tagged_tokens: 3,
+            encoder_fingerprint: String::new(),
         }
     }
 
