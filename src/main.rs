@@ -37,15 +37,32 @@ fn main() -> ExitCode {
     }
 }
 
-/// Is file descriptor 1 closed (`wsd … >&-`)? Rust's stdout discards
-/// writes to a closed descriptor without an error.
-#[cfg(unix)]
+/// Was file descriptor 1 closed when the process started (`wsd … >&-`)?
+/// Rust's runtime reopens a closed stdout on /dev/null before `main`, so
+/// the results would vanish with exit 0; a constructor that runs before
+/// the runtime's start-up looks first.
+#[cfg(target_os = "linux")]
 fn stdout_closed() -> bool {
-    // SAFETY: F_GETFD only queries the descriptor's flags.
-    unsafe { libc::fcntl(1, libc::F_GETFD) == -1 }
+    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-#[cfg(not(unix))]
+#[cfg(not(target_os = "linux"))]
 fn stdout_closed() -> bool {
     false
 }
+
+#[cfg(target_os = "linux")]
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static CHECK_STDOUT: extern "C" fn() = {
+    extern "C" fn check() {
+        // SAFETY: F_GETFD only queries the descriptor's flags.
+        if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+            STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    check
+};

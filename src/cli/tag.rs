@@ -125,8 +125,12 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         }
         None => Box::new(BufWriter::new(std::io::stdout().lock())),
     };
+    let out_name = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("standard output"));
     if let Some(h) = writer.header() {
-        writeln!(sink, "{h}")?;
+        writeln!(sink, "{h}").map_err(|e| wsd::Error::write(&out_name, e))?;
     }
 
     let inputs: Vec<PathBuf> = if args.inputs.is_empty() {
@@ -138,7 +142,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let (mut bytes, mut tokens) = (0usize, 0usize);
     let t0 = Instant::now();
     for input in &inputs {
-        match tag_input(cli, &tagger, &pool, input, &mut sink) {
+        match tag_input(cli, &tagger, &pool, input, &mut sink, &out_name) {
             Ok((b, n)) => {
                 bytes += b;
                 tokens += n;
@@ -150,6 +154,13 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 if is_broken_pipe(&e) {
                     return Ok(ExitCode::SUCCESS);
                 }
+                if e.downcast_ref::<wsd::Error>()
+                    .is_some_and(|w| matches!(w, wsd::Error::Write { .. }))
+                {
+                    // The output failed (a full disk…): nothing more can be
+                    // written; the temporary file goes with `tmp`.
+                    return Err(e);
+                }
                 failed += 1;
                 eprintln!("wsd: {}: {e:#}", display(input));
             }
@@ -157,7 +168,8 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     }
     match sink.flush() {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-        r => r?,
+        Err(e) => return Err(wsd::Error::write(&out_name, e).into()),
+        Ok(()) => {}
     }
     drop(sink);
     let secs = t0.elapsed().as_secs_f64();
@@ -210,6 +222,7 @@ fn tag_input(
     pool: &rayon::ThreadPool,
     input: &Path,
     sink: &mut dyn Write,
+    out_name: &Path,
 ) -> anyhow::Result<(usize, usize)> {
     let (reader, total, doc_id): (Box<dyn Read>, Option<u64>, String) = if input.as_os_str() == "-"
     {
@@ -233,6 +246,9 @@ fn tag_input(
     match result {
         Ok(s) => Ok((s.bytes, s.tokens)),
         Err(TagError::Input { error, .. }) => Err(anyhow::anyhow!("{error}")),
-        Err(TagError::Write(e)) => Err(anyhow::Error::new(e).context("writing the output")),
+        Err(TagError::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e))
+        }
+        Err(TagError::Write(e)) => Err(wsd::Error::write(out_name, e).into()),
     }
 }
