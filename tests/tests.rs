@@ -9,11 +9,16 @@
 //!   Lesk, extended Lesk and similarity-based disambiguation.
 //! * `nb` — Naive Bayes trained on SemCor, scored on SemCor test and SemEval-2007.
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
+//! * `props` — property tests: the parsers never panic on arbitrary input.
+//! * `faults` — fault injection: damaged dictionaries, hostile files, odd
+//!   options, signals during writes, a full disk (issue 16).
 
 mod corpus;
+mod faults;
 mod knn;
 mod knowledge;
 mod nb;
+mod props;
 mod tag;
 mod util;
 mod wordnet;
