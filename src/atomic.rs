@@ -422,16 +422,8 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn devices_are_written_through_links_followed_modes_kept() {
+    fn links_are_followed_and_modes_kept() {
         use std::os::unix::fs::PermissionsExt;
-        write_atomically(Path::new("/dev/null"), |w| w.write_all(b"x")).unwrap();
-        assert!(
-            std::fs::metadata("/dev/null")
-                .unwrap()
-                .file_type()
-                .is_file()
-                == false
-        );
         let d = tempfile::tempdir().unwrap();
         let real = d.path().join("real.txt");
         std::fs::write(&real, "old").unwrap();

@@ -836,7 +836,8 @@ fn semcor_copy(dir: &Path) -> PathBuf {
 
 #[test]
 fn damaged_semcor_entries_are_reported() {
-    let cases: [(&str, fn(&Path), &str); 4] = [
+    type Make = fn(&Path);
+    let cases: [(&str, Make, &str); 4] = [
         (
             "dangling",
             |tf| std::os::unix::fs::symlink("/nonexistent/br-zz", tf.join("br-zz")).unwrap(),
