@@ -755,6 +755,18 @@ fn duplicate_ids_in_a_key_file_are_reported() {
 }
 
 #[test]
+fn tag_refuses_the_same_file_twice() {
+    let d = tempdir();
+    let input = text_file(d.path());
+    let again = d.path().join(".").join("in.txt");
+    expect(
+        tag().args(["--format", "key"]).arg(&input).arg(&again),
+        2,
+        &["given twice"],
+    );
+}
+
+#[test]
 fn score_and_stats_refuse_a_missing_wordnet() {
     let g = semeval().join("semeval2007.gold.key.txt");
     expect(

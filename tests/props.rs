@@ -21,6 +21,14 @@ const SENSE_LINE: &str = "bank%1:17:01:: 09213565 1 25";
 const XML: &str = "<?xml version=\"1.0\"?>\n<corpus lang=\"en\">\n<text id=\"d0\">\n<sentence id=\"d0.s0\">\n<wf lemma=\"the\" pos=\"DET\">The</wf>\n<instance id=\"d0.s0.t0\" lemma=\"bank\" pos=\"NOUN\">bank</instance>\n</sentence>\n</text>\n</corpus>\n";
 const SEMCOR: &str = "<contextfile concordance=brown>\n<context filename=br-zz paras=yes>\n<p pnum=1>\n<s snum=1>\n<wf cmd=done pos=NN lemma=jury wnsn=1 lexsn=1:14:00::>jury</wf>\n<punc>.</punc>\n</s>\n</p>\n</context>\n</contextfile>\n";
 
+/// `PROPTEST_CASES` when set (longer runs), else `n`.
+fn cases(n: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(n)
+}
+
 /// `base` with random damage: replace, delete or insert at char positions.
 fn damaged(base: &'static str) -> impl Strategy<Value = String> {
     let n = base.chars().count();
@@ -46,7 +54,7 @@ fn text_or_damaged(base: &'static str) -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(256), ..ProptestConfig::default() })]
 
     #[test]
     fn dict_lines_never_panic(s in text_or_damaged(DATA_LINE)) {
@@ -89,7 +97,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(48), ..ProptestConfig::default() })]
 
     /// Model files: header and body, via the file readers.
     #[test]

@@ -67,6 +67,7 @@ pub struct Args {
 /// Run `wsd tag`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let threads = super::args::threads(args.threads)?;
+    refuse_repeated_inputs(&args.inputs)?;
     if let Some(out) = &args.output {
         // Before any work (loading, training a missing POS model).
         let r = &args.resources;
@@ -251,4 +252,31 @@ fn tag_input(
         }
         Err(TagError::Write(e)) => Err(wsd::Error::write(out_name, e).into()),
     }
+}
+
+/// The same file given twice would repeat its instance ids (`--format
+/// key` output that `wsd score` then rejects): refused, by device and inode.
+fn refuse_repeated_inputs(inputs: &[PathBuf]) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let mut seen = std::collections::HashMap::new();
+        for p in inputs.iter().filter(|p| p.as_os_str() != "-") {
+            if let Ok(m) = std::fs::metadata(p) {
+                if let Some(first) = seen.insert((m.dev(), m.ino()), p) {
+                    return Err(wsd::Error::bad_parameter(
+                        "FILE",
+                        p.display(),
+                        format!(
+                            "the same file as {} (given twice, its ids would repeat)",
+                            first.display()
+                        ),
+                    )
+                    .into());
+                }
+            }
+        }
+    }
+    let _ = inputs;
+    Ok(())
 }
