@@ -4,8 +4,9 @@
 # also saved under scripts/runs/<date>-<host>/. Machines here are shared and
 # noisy: compare ratios within one run, not absolute times across runs.
 #
-#   scripts/bench.sh [section…]     sections: wordnet corpus methods nb tag encoder knn
-#                                   (default: all but knn, whose training takes ~20 min)
+#   scripts/bench.sh [section…]     sections: wordnet corpus methods nb tag encoder knn memory
+#                                   (default: all but knn, whose training takes ~20 min,
+#                                   and memory, which writes a 200 MB input)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/fetch-data.sh >/dev/null 2>&1 || scripts/fetch-data.sh
@@ -169,6 +170,38 @@ if [[ " $sections " == *" knn "* ]] && "$WSD" train --help | grep -q knn; then
   eval_line "knn,mfs  SemEval-2007 (trained on all)" --method knn,mfs --model "$tmp/knn.wsd" --xml $XML --gold $GOLD
   head -c 100000 "$RUN/semcor.txt" > "$tmp/100k.txt" 2>/dev/null || true
   [ -s "$tmp/100k.txt" ] && "$WSD" tag --method knn,mfs --model "$tmp/knn.wsd" "$tmp/100k.txt" 2>&1 >/dev/null | grep tagged
+  rm -rf "$tmp"
+fi
+
+if [[ " $sections " == *" memory "* ]]; then
+  # Memory ceilings (issue 16), not timed tests: peak RSS of tag and embed on
+  # a 200 MB file and on a 1 MB single sentence (no punctuation, one line).
+  # Goal: under 500 MB for both, independent of input size. The runs are cut
+  # at MEM_SECONDS (default 120 s) of wall time: with streaming the peak is
+  # reached within the first blocks, and embed needs hours for 200 MB.
+  echo; echo "== memory (goal: peak RSS < 500 MB on any input size)"
+  tmp=$(mktemp -d)
+  secs=${MEM_SECONDS:-120}
+  python3 - "$tmp" <<'PY'
+import sys, itertools
+d = sys.argv[1]
+para = ("The bank raised its interest rates after the meeting. " * 8 + "\n\n").encode()
+with open(d + "/200mb.txt", "wb") as f:
+    n = 0
+    while n < 200_000_000:
+        f.write(para); n += len(para)
+words = itertools.cycle("bank river money interest plant rate account water".split())
+with open(d + "/1mb-sentence.txt", "w") as f:
+    n = 0
+    while n < 1_000_000:
+        w = next(words); f.write(w + " "); n += len(w) + 1
+PY
+  for input in 200mb.txt 1mb-sentence.txt; do
+    for cmd in "tag --method mfs" "embed"; do
+      /usr/bin/time -f "$cmd on $input: peak RSS %M KB (%e s wall, exit %x; cut at ${secs} s)" \
+        timeout "$secs" "$WSD" -q $cmd "$tmp/$input" 2>&1 >/dev/null | tail -1
+    done
+  done
   rm -rf "$tmp"
 fi
 

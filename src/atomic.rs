@@ -1,69 +1,385 @@
-//! Files that appear complete or not at all.
+//! Files that appear complete or not at all, and outputs that respect what
+//! is already at their path.
 //!
 //! Every file wsd writes for later use — models, key files, IC tables,
 //! `wsd tag --output` — goes to a temporary file in the target's folder
 //! (same file system, so the rename is atomic), is flushed and synced, and
 //! is renamed over the target only on [`AtomicFile::commit`]. Dropping an
-//! [`AtomicFile`] without committing removes the temporary file; a crash or
-//! a kill leaves at worst a `.wsd-*.tmp` file beside an intact target.
+//! [`AtomicFile`] without committing removes the temporary file.
+//!
+//! What is at the output path is respected:
+//! * `-` writes to standard output; a character device, a FIFO or a socket
+//!   (`/dev/null`, `/dev/stdout`, a named pipe) is written through, never
+//!   replaced;
+//! * a symlink is followed: its target is replaced atomically, the link
+//!   stays;
+//! * an existing file keeps its permissions (a new one is 0644);
+//! * a directory is an error, and so is an output that is also an input of
+//!   the same run ([`refuse_inputs`], compared by device and inode).
+//!
+//! Temporary files are named `.wsd-<pid>-<random>.tmp`. They are removed on
+//! SIGINT/SIGTERM ([`install_signal_cleanup`]); one left by a SIGKILL or a
+//! crash is swept by the next write to the same folder: a `.wsd-*.tmp` whose
+//! writer PID is no longer running, or (older naming, no PID) one not
+//! modified for an hour. Nothing else in the folder is touched.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
 
 use crate::{Error, Result};
 
-/// A temporary file that replaces `path` on [`AtomicFile::commit`].
+/// Temporary files being written by this process (removed on a signal).
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn live() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Remove this process's temporary files when SIGINT or SIGTERM arrives,
+/// then exit with 128 + the signal's number (what the default action's
+/// shell status would be). Call once, early in `main`.
+pub fn install_signal_cleanup() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            let files = live();
+            for p in files.iter() {
+                let _ = std::fs::remove_file(p);
+            }
+            std::process::exit(128 + sig);
+        }
+    });
+}
+
+/// Where the bytes for an output path go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output (`-`).
+    Stdout,
+    /// A device, FIFO or socket, written through in place.
+    Through(PathBuf),
+    /// A regular file (existing or not), replaced atomically; the path is
+    /// the symlinks' final target.
+    Replace(PathBuf),
+}
+
+/// Follow symlinks from `path` to the path that is to be written (a
+/// dangling link gives its target, which will be created).
+fn follow_links(path: &Path) -> Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = std::fs::read_link(&p).map_err(|e| Error::io(&p, e))?;
+                p = if to.is_absolute() {
+                    to
+                } else {
+                    p.parent().unwrap_or(Path::new("")).join(to)
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(Error::write(
+        path,
+        std::io::Error::other("too many levels of symbolic links"),
+    ))
+}
+
+/// What writing `path` means (see the module docs).
+pub fn destination(path: &Path) -> Result<Destination> {
+    if path.as_os_str() == "-" {
+        return Ok(Destination::Stdout);
+    }
+    let target = follow_links(path)?;
+    match std::fs::metadata(&target) {
+        Ok(m) if m.is_dir() => Err(Error::write(
+            path,
+            std::io::Error::other("is a directory; give a file name"),
+        )),
+        Ok(m) if !m.is_file() => Ok(Destination::Through(target)),
+        _ => Ok(Destination::Replace(target)),
+    }
+}
+
+fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Fail now, before long work, if `path` cannot be written: its folder is
+/// created if missing and a temporary file is made and removed there
+/// (devices and FIFOs are not opened: a FIFO would block).
+pub fn check_writable(path: &Path) -> Result<()> {
+    match destination(path)? {
+        Destination::Stdout | Destination::Through(_) => Ok(()),
+        Destination::Replace(target) => {
+            let dir = folder_of(&target);
+            std::fs::create_dir_all(&dir).map_err(|e| Error::write(path, e))?;
+            tempfile::Builder::new()
+                .prefix(&format!(".wsd-{}-", std::process::id()))
+                .suffix(".tmp")
+                .tempfile_in(&dir)
+                .map(drop)
+                .map_err(|e| Error::write(path, e))
+        }
+    }
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    false
+}
+
+/// Refuse an output that is one of the run's inputs (the same file by
+/// device and inode, so `./F`, `F` and a link to `F` are all caught).
+/// `flag` names the output option in the message (`--output`).
+pub fn refuse_inputs<'a>(
+    flag: &str,
+    output: &Path,
+    inputs: impl IntoIterator<Item = &'a Path>,
+) -> Result<()> {
+    let Ok(out) = std::fs::metadata(output) else {
+        return Ok(());
+    };
+    if !out.is_file() {
+        return Ok(());
+    }
+    for input in inputs {
+        if input.as_os_str() == "-" {
+            continue;
+        }
+        if let Ok(m) = std::fs::metadata(input) {
+            if same_file(&out, &m) {
+                return Err(Error::bad_parameter(
+                    flag,
+                    output.display(),
+                    format!(
+                        "is also an input of this run ({}); refusing to overwrite it",
+                        input.display()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn pid_running(pid: u32) -> bool {
+    let Ok(pid) = i32::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: kill with signal 0 only checks that the process exists.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+#[cfg(not(unix))]
+fn pid_running(_: u32) -> bool {
+    true
+}
+
+/// Is this a stale temporary file of ours (see the module docs)?
+fn is_stale(name: &str, modified: Option<SystemTime>) -> bool {
+    let Some(mid) = name
+        .strip_prefix(".wsd-")
+        .and_then(|s| s.strip_suffix(".tmp"))
+    else {
+        return false;
+    };
+    let pid = mid.split_once('-').and_then(|(p, _)| p.parse::<u32>().ok());
+    match pid {
+        Some(pid) if pid == std::process::id() => false,
+        Some(pid) => !pid_running(pid),
+        None => modified
+            .and_then(|m| m.elapsed().ok())
+            .is_some_and(|age| age > Duration::from_secs(3600)),
+    }
+}
+
+/// Remove stale `.wsd-*.tmp` files of ours in `dir`; returns how many.
+pub fn sweep_stale(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut n = 0;
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !name.starts_with(".wsd-") || !name.ends_with(".tmp") {
+            continue;
+        }
+        let Ok(meta) = e.metadata() else { continue };
+        if !meta.is_file() {
+            continue;
+        }
+        if is_stale(name, meta.modified().ok()) && std::fs::remove_file(e.path()).is_ok() {
+            n += 1;
+        }
+    }
+    n
+}
+
+enum Sink {
+    Temp {
+        tmp: Option<tempfile::NamedTempFile>,
+        target: PathBuf,
+        mode: Option<u32>,
+    },
+    Through(File),
+}
+
+/// An output being written: a temporary file that replaces the target on
+/// [`AtomicFile::commit`], or a device, FIFO or standard output written
+/// through (see the module docs).
 pub struct AtomicFile {
     path: PathBuf,
-    tmp: tempfile::NamedTempFile,
+    sink: Sink,
+}
+
+#[cfg(unix)]
+fn mode_of(m: &std::fs::Metadata) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    m.permissions().mode() & 0o7777
+}
+
+#[cfg(not(unix))]
+fn mode_of(_: &std::fs::Metadata) -> u32 {
+    0o644
+}
+
+fn stdout_file(path: &Path) -> Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let fd = std::io::stdout()
+            .as_fd()
+            .try_clone_to_owned()
+            .map_err(|e| Error::write(path, e))?;
+        Ok(File::from(fd))
+    }
+    #[cfg(not(unix))]
+    {
+        Err(Error::write(
+            path,
+            std::io::Error::other("`-` is not supported here"),
+        ))
+    }
 }
 
 impl AtomicFile {
     /// Start writing `path` (its folder is created if missing).
     pub fn create(path: &Path) -> Result<AtomicFile> {
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
+        let sink = match destination(path)? {
+            Destination::Stdout => Sink::Through(stdout_file(path)?),
+            Destination::Through(target) => Sink::Through(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&target)
+                    .map_err(|e| Error::write(path, e))?,
+            ),
+            Destination::Replace(target) => {
+                let dir = folder_of(&target);
+                std::fs::create_dir_all(&dir).map_err(|e| Error::write(path, e))?;
+                sweep_stale(&dir);
+                let mode = std::fs::metadata(&target).ok().map(|m| mode_of(&m));
+                let mut files = live();
+                let tmp = tempfile::Builder::new()
+                    .prefix(&format!(".wsd-{}-", std::process::id()))
+                    .suffix(".tmp")
+                    .tempfile_in(&dir)
+                    .map_err(|e| Error::write(path, e))?;
+                files.push(tmp.path().to_path_buf());
+                Sink::Temp {
+                    tmp: Some(tmp),
+                    target,
+                    mode,
+                }
+            }
         };
-        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-        let tmp = tempfile::Builder::new()
-            .prefix(".wsd-")
-            .suffix(".tmp")
-            .tempfile_in(&dir)
-            .map_err(|e| Error::io(&dir, e))?;
         Ok(AtomicFile {
             path: path.to_path_buf(),
-            tmp,
+            sink,
         })
     }
 
     /// The file being written.
     pub fn file(&mut self) -> &mut File {
-        self.tmp.as_file_mut()
+        match &mut self.sink {
+            Sink::Temp { tmp, .. } => tmp.as_mut().expect("not committed").as_file_mut(),
+            Sink::Through(f) => f,
+        }
     }
 
     /// A second handle on the file being written (for writers that must own
     /// their file while the `AtomicFile` waits for its commit).
     pub fn reopen(&self) -> Result<File> {
-        self.tmp.reopen().map_err(|e| Error::io(&self.path, e))
+        match &self.sink {
+            Sink::Temp { tmp, .. } => tmp
+                .as_ref()
+                .expect("not committed")
+                .reopen()
+                .map_err(|e| Error::write(&self.path, e)),
+            Sink::Through(f) => f.try_clone().map_err(|e| Error::write(&self.path, e)),
+        }
     }
 
-    /// Sync the data and rename the file over the target. Temporary files
-    /// are created 0600; the result is an ordinary 0644 file.
-    pub fn commit(self) -> Result<()> {
-        let f = self.tmp.as_file();
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = f.set_permissions(std::fs::Permissions::from_mode(0o644));
+    /// Is the output written through (stdout, a device, a FIFO) rather than
+    /// replaced on commit?
+    pub fn is_through(&self) -> bool {
+        matches!(self.sink, Sink::Through(_))
+    }
+
+    /// Sync the data and rename the file over the target (which keeps its
+    /// permissions; a new file is 0644). Written-through outputs are only
+    /// flushed.
+    pub fn commit(mut self) -> Result<()> {
+        match &mut self.sink {
+            Sink::Through(f) => f.flush().map_err(|e| Error::write(&self.path, e)),
+            Sink::Temp { tmp, target, mode } => {
+                let tmp = tmp.take().expect("committed once");
+                let f = tmp.as_file();
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::PermissionsExt;
+                    let mode = mode.unwrap_or(0o644);
+                    f.set_permissions(std::fs::Permissions::from_mode(mode))
+                        .map_err(|e| Error::write(&self.path, e))?;
+                }
+                f.sync_all().map_err(|e| Error::write(&self.path, e))?;
+                let tmp_path = tmp.path().to_path_buf();
+                let r = tmp
+                    .persist(&*target)
+                    .map(drop)
+                    .map_err(|e| Error::write(&self.path, e.error));
+                live().retain(|p| p != &tmp_path);
+                r
+            }
         }
-        f.sync_all().map_err(|e| Error::io(&self.path, e))?;
-        let path = self.path;
-        self.tmp
-            .persist(&path)
-            .map_err(|e| Error::io(&path, e.error))?;
-        Ok(())
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if let Sink::Temp { tmp: Some(tmp), .. } = &self.sink {
+            let p = tmp.path().to_path_buf();
+            live().retain(|q| q != &p);
+        }
     }
 }
 
@@ -75,8 +391,8 @@ pub fn write_atomically(
     let mut file = AtomicFile::create(path)?;
     {
         let mut w = BufWriter::new(file.file());
-        write(&mut w).map_err(|e| Error::io(path, e))?;
-        w.flush().map_err(|e| Error::io(path, e))?;
+        write(&mut w).map_err(|e| Error::write(path, e))?;
+        w.flush().map_err(|e| Error::write(path, e))?;
     }
     file.commit()
 }
@@ -98,8 +414,66 @@ mod tests {
         let names: Vec<_> = std::fs::read_dir(p.parent().unwrap()).unwrap().collect();
         assert_eq!(names.len(), 1);
         let err = write_atomically(&p, |_| Err(std::io::Error::other("boom"))).unwrap_err();
+        assert!(err.to_string().contains("cannot write"), "{err}");
         assert!(err.to_string().contains("out.txt"));
         assert_eq!(std::fs::read(&p).unwrap(), b"one");
+        assert!(live().is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_and_modes_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let real = d.path().join("real.txt");
+        std::fs::write(&real, "old").unwrap();
+        std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let link = d.path().join("link.txt");
+        std::os::unix::fs::symlink("real.txt", &link).unwrap();
+        write_atomically(&link, |w| w.write_all(b"new")).unwrap();
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(std::fs::read(&real).unwrap(), b"new");
+        let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        assert!(write_atomically(d.path(), |w| w.write_all(b"x")).is_err());
+    }
+
+    #[test]
+    fn inputs_are_refused_as_outputs() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("gold.key");
+        std::fs::write(&f, "x").unwrap();
+        let dotted = d.path().join(".").join("gold.key");
+        let err = refuse_inputs("--output", &f, [dotted.as_path()]).unwrap_err();
+        assert!(err.to_string().contains("--output"), "{err}");
+        let other = d.path().join("other");
+        assert!(refuse_inputs("--output", &other, [f.as_path()]).is_ok());
+    }
+
+    #[test]
+    fn only_our_stale_temp_files_are_swept() {
+        let d = tempfile::tempdir().unwrap();
+        // PID 0x7fff_fff0 is not running; ours is.
+        let dead = d.path().join(".wsd-2147483632-abc.tmp");
+        let mine = d
+            .path()
+            .join(format!(".wsd-{}-abc.tmp", std::process::id()));
+        let fresh_old_style = d.path().join(".wsd-XYZabc.tmp");
+        let theirs = d.path().join("notes.tmp");
+        for p in [&dead, &mine, &fresh_old_style, &theirs] {
+            std::fs::write(p, "x").unwrap();
+        }
+        assert_eq!(sweep_stale(d.path()), 1);
+        assert!(!dead.exists());
+        assert!(mine.exists() && fresh_old_style.exists() && theirs.exists());
+        assert!(!is_stale(".wsd-abc.tmp", Some(SystemTime::now())));
+        assert!(is_stale(
+            ".wsd-abc.tmp",
+            Some(SystemTime::now() - Duration::from_secs(7200))
+        ));
     }
 
     /// The content of a file `tag` of about 4 MB: the tag, then bytes that

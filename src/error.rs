@@ -167,5 +167,15 @@ impl Error {
     }
 }
 
+/// At most ~80 characters of `s` for quoting in a message, cut at a
+/// character boundary and marked with `…` when cut.
+pub fn excerpt(s: &str) -> String {
+    const MAX: usize = 80;
+    match s.char_indices().nth(MAX) {
+        None => s.to_string(),
+        Some((i, _)) => format!("{}…", &s[..i]),
+    }
+}
+
 /// Library result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

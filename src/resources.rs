@@ -271,6 +271,8 @@ impl Resources {
                 });
             }
             if may_train && (outdated || !path.exists()) {
+                // Fail before the training, not after it.
+                crate::atomic::check_writable(&path)?;
                 self.notice(&if outdated {
                     format!(
                         "the POS model at {} has an older format; retraining it on SemCor's train split (~30 s)",

@@ -139,6 +139,7 @@ fn wrong_method_truncated_missing_encoder_and_wrong_width_are_refused() {
             documents: 0,
             sentences: 0,
             tagged_tokens: 0,
+            encoder_fingerprint: String::new(),
         },
         dim: 8,
         entries: vec![Entry {

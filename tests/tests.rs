@@ -16,13 +16,18 @@
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
 //! * `report` — `wsd compare`, `eval --report/--errors`, `wsd errors`: the HTML
 //!   report parsed back against its JSON, the error TSV, the front-end breakdown.
+//! * `props` — property tests: the parsers never panic on arbitrary input.
+//! * `faults` — fault injection: damaged dictionaries, hostile files, odd
+//!   options, signals during writes, a full disk (issue 16).
 
 mod corpus;
+mod faults;
 mod front_end;
 mod knn;
 mod knowledge;
 mod mini_wordnet;
 mod nb;
+mod props;
 mod records;
 mod report;
 mod tag;

@@ -123,7 +123,7 @@ impl MethodOptionArgs {
             window: self.window,
             one_sense_per_discourse: self.one_sense_per_discourse,
             knn: KnnOptions {
-                k: self.k.max(1),
+                k: self.k,
                 gloss_weight: self.gloss_weight,
                 propagate: !self.no_propagation,
                 prior: self.prior,
@@ -140,11 +140,53 @@ impl MethodArgs {
 
     /// The `--method` given, parsed, with the options.
     pub fn spec(&self) -> anyhow::Result<Option<MethodSpec>> {
+        check_method_args(self)?;
         match &self.method {
             None => Ok(None),
             Some(m) => Ok(Some(m.parse::<MethodSpec>()?.with_options(self.options()))),
         }
     }
+}
+
+/// Most worker threads accepted by `--threads`.
+pub const MAX_THREADS: usize = 1024;
+
+/// `--threads`: the default is the cores; more than four per core is
+/// clamped to that (threads beyond it only cost memory), zero or more than
+/// [`MAX_THREADS`] is an error.
+pub fn threads(given: Option<usize>) -> anyhow::Result<usize> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let Some(n) = given else {
+        return Ok(cores);
+    };
+    if n == 0 || n > MAX_THREADS {
+        return Err(wsd::Error::bad_parameter(
+            "--threads",
+            n,
+            format!("must be between 1 and {MAX_THREADS}"),
+        )
+        .into());
+    }
+    Ok(n.min(4 * cores))
+}
+
+/// Check the knn options (finite, in range) with the flag's name.
+pub fn check_method_args(a: &MethodArgs) -> anyhow::Result<()> {
+    let a = &a.options;
+    if a.k == 0 {
+        return Err(wsd::Error::bad_parameter("--k", 0, "must be at least 1").into());
+    }
+    if !(a.gloss_weight.is_finite() && (0.0..=1.0).contains(&a.gloss_weight)) {
+        return Err(
+            wsd::Error::bad_parameter("--gloss-weight", a.gloss_weight, "must be in 0–1").into(),
+        );
+    }
+    if !(a.prior.is_finite() && (0.0..=100.0).contains(&a.prior)) {
+        return Err(
+            wsd::Error::bad_parameter("--prior", a.prior, "must be finite, in 0–100").into(),
+        );
+    }
+    Ok(())
 }
 
 /// The names `wsd train --method` accepts.

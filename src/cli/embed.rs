@@ -1,7 +1,14 @@
 //! `wsd embed [FILE|-]`: contextual vectors of every word of plain text, as
-//! JSON lines: `{"sentence": n, "tokens": [{"text", "start", "end",
+//! JSON lines: `{"sentence": n, "tokens": [{"end", "start", "text",
 //! "vector": [...]}]}` (sentences numbered from 0, byte offsets into the
 //! input, one vector of the encoder's hidden size per token).
+//!
+//! The input is streamed in blocks ([`BlockReader`]: cut at a paragraph,
+//! line or word break, so a sentence never spans two 256 KB blocks) and
+//! each line is written as it is made, so memory stays bounded on inputs
+//! of any size. The encoder sees at most [`MAX_WORDS`] words at a time: a
+//! longer sentence is encoded in consecutive slices of that many words
+//! (still one output line).
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -11,6 +18,8 @@ use anyhow::Context;
 
 use super::Cli;
 use wsd::encoder::Encoder;
+use wsd::text::blocks::BlockReader;
+use wsd::text::RawToken;
 
 /// Arguments of `wsd embed`.
 #[derive(clap::Args, Debug)]
@@ -26,45 +35,81 @@ pub struct Args {
     pub encoder: PathBuf,
 }
 
-/// Sentences per encoder call (and per flush of the output).
+/// Sentences (or slices) per encoder call.
 const CHUNK: usize = 256;
+
+/// Most words the encoder sees as one sentence.
+pub const MAX_WORDS: usize = 512;
 
 /// Run `wsd embed`.
 pub fn run(_cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let encoder = Encoder::load(&args.encoder)
         .with_context(|| format!("loading the encoder from {}", args.encoder.display()))?;
-    let mut text = String::new();
-    if args.input == "-" {
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading standard input")?;
+    let (reader, name): (Box<dyn Read>, String) = if args.input == "-" {
+        (Box::new(std::io::stdin().lock()), "standard input".into())
     } else {
-        text = std::fs::read_to_string(&args.input)
-            .with_context(|| format!("reading {}", args.input))?;
-    }
-    let sentences = wsd::text::split_sentences(&text);
+        let p = std::path::Path::new(&args.input);
+        if p.is_dir() {
+            anyhow::bail!("{}: is a directory, not a text file", args.input);
+        }
+        let f = std::fs::File::open(p).map_err(|e| wsd::Error::io(p, e))?;
+        (Box::new(f), args.input.clone())
+    };
+    let mut blocks = BlockReader::new(reader);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut n = 0usize;
-    for chunk in sentences.chunks(CHUNK) {
-        let words: Vec<Vec<String>> = chunk
-            .iter()
-            .map(|s| s.iter().map(|t| t.text.clone()).collect())
-            .collect();
-        let vecs = encoder.encode_words(&words);
-        for (s, v) in chunk.iter().zip(vecs) {
-            let tokens: Vec<serde_json::Value> = s
-                .iter()
-                .zip(v)
-                .map(|(t, v)| {
-                    serde_json::json!({"text": t.text, "start": t.start, "end": t.end, "vector": v})
-                })
-                .collect();
-            let line = serde_json::json!({"sentence": n, "tokens": tokens});
-            writeln!(out, "{line}").context("writing output")?;
-            n += 1;
+    while let Some(block) = blocks.next_block() {
+        let (offset, text) = block.map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        let sentences = wsd::text::split_sentences(&text);
+        for chunk in sentences.chunks(CHUNK) {
+            write_chunk(&encoder, chunk, offset, &mut n, &mut out)
+                .context("cannot write standard output")?;
         }
-        out.flush().context("writing output")?;
+        out.flush().context("cannot write standard output")?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Encode and write one chunk of sentences.
+fn write_chunk(
+    encoder: &Encoder,
+    chunk: &[Vec<RawToken>],
+    offset: usize,
+    n: &mut usize,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    // Long sentences go to the encoder in slices of MAX_WORDS words.
+    let slices: Vec<Vec<String>> = chunk
+        .iter()
+        .flat_map(|s| s.chunks(MAX_WORDS))
+        .map(|s| s.iter().map(|t| t.text.clone()).collect())
+        .collect();
+    let mut vecs = encoder.encode_words(&slices).into_iter();
+    for s in chunk {
+        write!(out, "{{\"sentence\":{n},\"tokens\":[")?;
+        let mut first = true;
+        for slice in s.chunks(MAX_WORDS) {
+            let v = vecs.next().unwrap_or_default();
+            for (t, v) in slice.iter().zip(v) {
+                if !first {
+                    out.write_all(b",")?;
+                }
+                first = false;
+                write!(
+                    out,
+                    "{{\"end\":{},\"start\":{},\"text\":",
+                    t.end + offset,
+                    t.start + offset
+                )?;
+                serde_json::to_writer(&mut *out, &t.text)?;
+                out.write_all(b",\"vector\":")?;
+                serde_json::to_writer(&mut *out, &v)?;
+                out.write_all(b"}")?;
+            }
+        }
+        out.write_all(b"]}\n")?;
+        *n += 1;
+    }
+    Ok(())
 }

@@ -37,6 +37,7 @@ pub struct Args {
 
 /// Run `wsd ic`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
+    wsd::atomic::check_writable(&args.output)?;
     let inv = super::until_exit(Inventory::open(cli.wordnet.as_deref())?);
     let docs = read_semcor(&args.semcor, args.split)
         .with_context(|| format!("reading SemCor at {}", args.semcor.display()))?;

@@ -1,5 +1,8 @@
-//! `wsd info`: load the whole inventory and print what it holds (and how
-//! long loading took, on stderr) — a check that the data is complete.
+//! `wsd info`: load the whole inventory, print what it holds (and how long
+//! loading took, on stderr) and check the data (`wsd::wordnet::check`):
+//! sort order, pointer targets, hypernym cycles, WordNet 3.0's counts.
+//! Exit 0 when the check finds nothing, 1 with each problem on stderr as
+//! `file:line: what`.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -22,6 +25,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let t = Instant::now();
     let inv = super::until_exit(Inventory::open(cli.wordnet.as_deref())?);
     let load_ms = t.elapsed().as_secs_f64() * 1e3;
+    let problems = wsd::wordnet::check::check(inv.dir(), inv);
     let mut by_pos = serde_json::Map::new();
     for p in Pos::ALL {
         let synsets = inv.synsets().iter().filter(|s| s.id.pos == p).count();
@@ -47,6 +51,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         "by_pos": by_pos,
         "index_sense_sha256": inv.checksum()?,
         "load_ms": load_ms,
+        "problems": problems.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
     });
     let mut out = std::io::stdout().lock();
     match args.format {
@@ -70,5 +75,17 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             crate::note!(cli, "loaded in {load_ms:.0} ms");
         }
     }
-    Ok(ExitCode::SUCCESS)
+    drop(out);
+    if problems.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    for p in &problems {
+        eprintln!("wsd: {p}");
+    }
+    eprintln!(
+        "wsd: the dictionary at {} has {} problem(s); results from it cannot be trusted",
+        inv.dir().display(),
+        problems.len()
+    );
+    Ok(ExitCode::from(1))
 }

@@ -117,6 +117,16 @@ macro_rules! note {
     };
 }
 
+/// Does the command print its results on standard output (so a closed
+/// stdout would lose them)?
+pub fn writes_stdout(cli: &Cli) -> bool {
+    match &cli.command {
+        Command::Train(_) | Command::Ic(_) => false,
+        Command::Tag(a) => a.output.as_ref().is_none_or(|p| p.as_os_str() == "-"),
+        _ => true,
+    }
+}
+
 /// Keep `value` until the process ends and never drop it: the process
 /// exits right after the command, and freeing a loaded inventory (a
 /// million small allocations) or all of SemCor is wasted work.

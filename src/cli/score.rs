@@ -30,7 +30,11 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let gold = read_key_file(&args.gold)?;
     let system = read_key_file(&args.system)?;
     // Keys are checked against WordNet when a dict folder is found, else by syntax.
-    let dict = Lookup::open(cli.wordnet.as_deref()).ok();
+    // An explicit --wordnet must be there; only the search may come up empty.
+    let dict = match &cli.wordnet {
+        Some(dir) => Some(Lookup::open(Some(dir))?),
+        None => Lookup::open(None).ok(),
+    };
     if dict.is_none() {
         eprintln!("wsd: no WordNet found; checking system keys by syntax only");
     }

@@ -89,7 +89,10 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         None
     };
     let sim = Similarity::new(inv).nltk_cross_pos(args.nltk_cross_pos);
-    let value = sim.measure(args.measure, a, b, ic.as_deref())?;
+    // `res` of two unrelated synsets is -0.0 in the arithmetic: print 0.
+    let value = sim
+        .measure(args.measure, a, b, ic.as_deref())?
+        .map(|v| if v == 0.0 { 0.0 } else { v });
     let (sa, sb) = (inv.get(a), inv.get(b));
     let note = match (value, sa, sb) {
         (None, Some(x), Some(y)) if x.id.pos != y.id.pos => {
@@ -123,11 +126,21 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 view.synset2.name
             );
             match (view.value, &view.note) {
-                (Some(v), _) => writeln!(out, "{lhs} = {v}")?,
+                (Some(v), _) => writeln!(out, "{lhs} = {}", number(v))?,
                 (None, Some(n)) => writeln!(out, "{lhs}: {n}")?,
                 (None, None) => writeln!(out, "{lhs}: no value")?,
             }
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A value as text: shortest round-trip digits, in exponent notation when
+/// very large or small (jcn's "infinitely similar" is `1e300`, not 301 digits).
+fn number(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && (v.abs() >= 1e16 || v.abs() < 1e-6) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
 }

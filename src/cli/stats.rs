@@ -27,6 +27,11 @@ pub struct Args {
 
 /// Run `wsd stats`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
+    // An explicit --wordnet must be there (checked before the work).
+    let dict = match &cli.wordnet {
+        Some(dir) => Some(Lookup::open(Some(dir))?),
+        None => None,
+    };
     let t = Instant::now();
     let (docs, stats) = read_semcor_with_stats(&args.semcor, args.split)
         .with_context(|| format!("reading SemCor at {}", args.semcor.display()))?;
@@ -34,7 +39,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let secs = t.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     write!(out, "{stats}")?;
-    match Lookup::open(cli.wordnet.as_deref()) {
+    match dict.map_or_else(|| Lookup::open(None), Ok) {
         Ok(d) => {
             let check = check_gold_keys(docs, |k| d.sense_index(k).ok().flatten().is_some());
             writeln!(

@@ -3,7 +3,7 @@
 //! Exit codes: 0 all inputs tagged; 1 some inputs could not be tagged
 //! (missing, a directory, binary, invalid UTF-8 — each reported on stderr,
 //! the others still tagged); 2 nothing could be done (bad arguments, no
-//! WordNet, no model).
+//! WordNet, no model, every input failed).
 
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
@@ -68,7 +68,8 @@ pub struct Args {
     /// Same as --mwe none.
     #[arg(long)]
     pub no_mwe: bool,
-    /// Worker threads (default: all cores). Output is identical for any value.
+    /// Worker threads (default: all cores; at most 4 per core, 1024 in all).
+    /// Output is identical for any value.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Write to FILE (atomically, only if every input was tagged) instead of stdout.
@@ -78,6 +79,20 @@ pub struct Args {
 
 /// Run `wsd tag`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
+    let threads = super::args::threads(args.threads)?;
+    refuse_repeated_inputs(&args.inputs)?;
+    if let Some(out) = &args.output {
+        // Before any work (loading, training a missing POS model).
+        let r = &args.resources;
+        let inputs = args
+            .inputs
+            .iter()
+            .chain(&r.model)
+            .chain(&r.pos_model)
+            .chain(&r.ic);
+        wsd::atomic::refuse_inputs("--output", out, inputs.map(PathBuf::as_path))?;
+        wsd::atomic::check_writable(out)?;
+    }
     let res = args.resources.resources(cli, PosTraining::IfMissing);
     let inv = res.inventory()?;
     let tagger = res.pos_tagger()?;
@@ -104,10 +119,6 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let mut writer = TagWriter::new(inv, args.format, method.name());
     writer.sense_format = args.sense_format;
     writer.gloss = args.gloss;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -129,8 +140,12 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         }
         None => Box::new(BufWriter::new(std::io::stdout().lock())),
     };
+    let out_name = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("standard output"));
     if let Some(h) = writer.header() {
-        writeln!(sink, "{h}")?;
+        writeln!(sink, "{h}").map_err(|e| wsd::Error::write(&out_name, e))?;
     }
 
     let inputs: Vec<PathBuf> = if args.inputs.is_empty() {
@@ -142,7 +157,15 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let (mut bytes, mut tokens, mut bad) = (0usize, 0usize, 0usize);
     let t0 = Instant::now();
     for input in &inputs {
-        match tag_input(cli, args.input_format, &tagger, &pool, input, &mut sink) {
+        match tag_input(
+            cli,
+            args.input_format,
+            &tagger,
+            &pool,
+            input,
+            &mut sink,
+            &out_name,
+        ) {
             Ok((b, n, r)) => {
                 bytes += b;
                 tokens += n;
@@ -155,6 +178,13 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 if is_broken_pipe(&e) {
                     return Ok(ExitCode::SUCCESS);
                 }
+                if e.downcast_ref::<wsd::Error>()
+                    .is_some_and(|w| matches!(w, wsd::Error::Write { .. }))
+                {
+                    // The output failed (a full disk…): nothing more can be
+                    // written; the temporary file goes with `tmp`.
+                    return Err(e);
+                }
                 failed += 1;
                 eprintln!("wsd: {}: {e:#}", display(input));
             }
@@ -162,7 +192,8 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     }
     match sink.flush() {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-        r => r?,
+        Err(e) => return Err(wsd::Error::write(&out_name, e).into()),
+        Ok(()) => {}
     }
     drop(sink);
     let secs = t0.elapsed().as_secs_f64();
@@ -186,7 +217,10 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     if bad > 0 {
         eprintln!("wsd: {bad} record(s) could not be tagged");
     }
-    Ok(if failed > 0 || bad > 0 {
+    Ok(if failed > 0 && failed == inputs.len() {
+        // Nothing could be tagged.
+        ExitCode::from(2)
+    } else if failed > 0 || bad > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -216,6 +250,7 @@ fn tag_input(
     pool: &rayon::ThreadPool,
     input: &Path,
     sink: &mut dyn Write,
+    out_name: &Path,
 ) -> anyhow::Result<(usize, usize, usize)> {
     let (reader, total, doc_id): (Box<dyn Read>, Option<u64>, String) = if input.as_os_str() == "-"
     {
@@ -252,6 +287,36 @@ fn tag_input(
     match result {
         Ok(s) => Ok(s),
         Err(TagError::Input { error, .. }) => Err(anyhow::anyhow!("{error}")),
-        Err(TagError::Write(e)) => Err(anyhow::Error::new(e).context("writing the output")),
+        Err(TagError::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e))
+        }
+        Err(TagError::Write(e)) => Err(wsd::Error::write(out_name, e).into()),
     }
+}
+
+/// The same file given twice would repeat its instance ids (`--format
+/// key` output that `wsd score` then rejects): refused, by device and inode.
+fn refuse_repeated_inputs(inputs: &[PathBuf]) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let mut seen = std::collections::HashMap::new();
+        for p in inputs.iter().filter(|p| p.as_os_str() != "-") {
+            if let Ok(m) = std::fs::metadata(p) {
+                if let Some(first) = seen.insert((m.dev(), m.ino()), p) {
+                    return Err(wsd::Error::bad_parameter(
+                        "FILE",
+                        p.display(),
+                        format!(
+                            "the same file as {} (given twice, its ids would repeat)",
+                            first.display()
+                        ),
+                    )
+                    .into());
+                }
+            }
+        }
+    }
+    let _ = inputs;
+    Ok(())
 }

@@ -80,6 +80,30 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         .output
         .clone()
         .unwrap_or_else(|| default_model_path(&args.method));
+    if args.limit_docs == Some(0) {
+        return Err(wsd::Error::bad_parameter(
+            "--limit-docs",
+            0,
+            "must be at least 1 (leave it out for all documents)",
+        )
+        .into());
+    }
+    let nb: NbParams = match &args.nb_params {
+        Some(json) => NbParams::from_json(json)?,
+        None => NbParams::default(),
+    };
+    {
+        // Before the work: the output is writable and is none of the inputs.
+        let r = &args.resources;
+        let inputs = args
+            .gloss_xml
+            .iter()
+            .chain(&r.model)
+            .chain(&r.pos_model)
+            .chain(&r.ic);
+        wsd::atomic::refuse_inputs("--output", &output, inputs.map(PathBuf::as_path))?;
+        wsd::atomic::check_writable(&output)?;
+    }
     let res = args.resources.resources(cli, PosTraining::Never);
     let semcor = res.paths().semcor();
     let mut docs = read_semcor(&semcor, args.split)
@@ -93,12 +117,6 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         pb.finish_and_clear();
         crate::note!(cli, "{summary}");
         return Ok(ExitCode::SUCCESS);
-    };
-    let nb: NbParams = match &args.nb_params {
-        Some(json) => {
-            serde_json::from_str(json).with_context(|| format!("--nb-params {json:?}"))?
-        }
-        None => NbParams::default(),
     };
     let knn = KnnTraining {
         gloss: match args.gloss.as_str() {

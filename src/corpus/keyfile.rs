@@ -122,9 +122,13 @@ impl<'a> IntoIterator for &'a KeyFile {
 pub fn read_key_file(path: impl AsRef<Path>) -> Result<KeyFile> {
     let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|e| Error::parse(path, 0, format!("not UTF-8 text: {e}")))?;
-    parse_keys(&text, path)
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+        Error::parse(path, line, format!("not UTF-8 text (byte offset {at})"))
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    parse_keys(text, path)
 }
 
 /// Parse key-file text; `origin` names the source in error messages.
@@ -137,11 +141,27 @@ pub fn parse_keys(text: &str, origin: impl AsRef<Path>) -> Result<KeyFile> {
         let mut fields = line.split_whitespace();
         let Some(id) = fields.next() else { continue };
         let keys: Vec<String> = fields.map(str::to_owned).collect();
+        if let Some(bad) = std::iter::once(id)
+            .chain(keys.iter().map(String::as_str))
+            .find(|f| f.chars().any(char::is_control))
+        {
+            return Err(Error::parse(
+                origin,
+                lineno,
+                format!(
+                    "malformed field {:?}: control character (NUL?) in an id or key",
+                    crate::error::excerpt(bad)
+                ),
+            ));
+        }
         if keys.is_empty() {
             return Err(Error::parse(
                 origin,
                 lineno,
-                format!("instance {id:?} has no sense key (expected `id key [key…]`)"),
+                format!(
+                    "instance {:?} has no sense key (expected `id key [key…]`)",
+                    crate::error::excerpt(id)
+                ),
             ));
         }
         if let Some(prev) = first_line.get(id) {

@@ -42,7 +42,15 @@ pub fn read_xml(path: impl AsRef<Path>) -> Result<Vec<Document>> {
         let line = line_at(e.as_bytes(), at);
         Error::parse(path, line, "not UTF-8 text")
     })?;
-    parse_xml(&text, path)
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    if text.trim().is_empty() {
+        return Err(Error::parse(
+            path,
+            1,
+            "empty file, expected an evaluation-framework XML data set (<corpus>…)",
+        ));
+    }
+    parse_xml(text, path)
 }
 
 /// Parse the text of an XML data set; `origin` names it in errors.
@@ -60,6 +68,7 @@ pub fn parse_xml(text: &str, origin: impl AsRef<Path>) -> Result<Vec<Document>> 
     let mut token: Option<Token> = None;
     let mut seen_ids: HashSet<String> = HashSet::new();
     let mut lines = LineCounter::default();
+    let mut corpus_line = 0usize;
 
     loop {
         let before = reader.buffer_position() as usize;
@@ -92,6 +101,12 @@ pub fn parse_xml(text: &str, origin: impl AsRef<Path>) -> Result<Vec<Document>> 
                     if parent.is_some() {
                         return Err(err("<corpus> must be the root element".into()));
                     }
+                    if corpus_line != 0 {
+                        return Err(err(format!(
+                            "a second <corpus> (the first is on line {corpus_line}); one data set per file"
+                        )));
+                    }
+                    corpus_line = line;
                 }
                 "text" => {
                     if !matches!(parent, None | Some("corpus")) {
@@ -202,6 +217,13 @@ pub fn parse_xml(text: &str, origin: impl AsRef<Path>) -> Result<Vec<Document>> 
             }
             Event::Decl(_) | Event::Comment(_) | Event::PI(_) | Event::DocType(_) => {}
         }
+    }
+    if corpus_line == 0 && docs.is_empty() {
+        return Err(Error::parse(
+            origin,
+            1,
+            "no <corpus> element: not an evaluation-framework XML data set",
+        ));
     }
     Ok(docs)
 }

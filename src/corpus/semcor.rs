@@ -240,8 +240,22 @@ pub fn semcor_files(root: impl AsRef<Path>) -> Result<Vec<PathBuf>> {
         for e in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
             let e = e.map_err(|e| Error::io(dir, e))?;
             let path = e.path();
-            let is_tagfile = e.file_name().to_string_lossy().starts_with("br-") && path.is_file();
-            if is_tagfile {
+            if !e.file_name().to_string_lossy().starts_with("br-") {
+                continue;
+            }
+            // A `br-*` entry that is not a readable file is reported, not
+            // skipped: a document missing from training changes the model.
+            match std::fs::metadata(&path) {
+                Ok(m) if m.is_file() => {}
+                Ok(_) => {
+                    return Err(Error::io(
+                        &path,
+                        std::io::Error::other("is a directory, expected a SemCor tagfile"),
+                    ))
+                }
+                Err(err) => return Err(Error::io(&path, err)),
+            }
+            {
                 let rel = path.strip_prefix(root).unwrap_or(&path);
                 files.push((rel.to_string_lossy().replace('\\', "/"), path));
             }
@@ -317,6 +331,13 @@ pub fn read_semcor_file(path: impl AsRef<Path>) -> Result<Document> {
 pub fn read_semcor_file_with_stats(path: impl AsRef<Path>) -> Result<(Document, PartStats)> {
     let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(Error::parse(
+            path,
+            1,
+            "empty tagfile (no <contextfile>); restore it or remove it",
+        ));
+    }
     let text = match String::from_utf8(bytes) {
         Ok(s) => s,
         // Older SemCor releases are Latin-1.
@@ -553,6 +574,13 @@ fn wf_token(
         let senses: Vec<&str> = lexsn.split(';').collect();
         let numbers: Option<Vec<&str>> = wnsn.map(|w| w.split(';').collect());
         if let Some(n) = &numbers {
+            if let Some(bad) = n.iter().find(|x| x.trim().parse::<u32>().is_err()) {
+                return Err(format!(
+                    "wnsn={}: {:?} is not a sense number",
+                    crate::error::excerpt(wnsn.unwrap_or("")),
+                    crate::error::excerpt(bad)
+                ));
+            }
             if n.len() != senses.len() {
                 return Err(format!(
                     "wnsn={} lists {} senses but lexsn={lexsn} lists {}",

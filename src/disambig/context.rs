@@ -32,8 +32,16 @@ pub fn is_content(t: &Token) -> bool {
     t.pos.is_some() || t.tag.is_none()
 }
 
+/// Most content words either side of the target that a sentence window
+/// (`sentence`, `Ns`) gives: 100, more than any sentence of SemCor or the
+/// evaluation framework holds on one side, so their scores are unchanged,
+/// while a 200 KB "sentence" without punctuation costs linear time.
+/// `--window N` is capped the same way.
+pub const MAX_CONTEXT: usize = 100;
+
 /// Positions `(sentence, token)` of the content tokens in the window of
-/// `target`, the target itself excluded, in reading order.
+/// `target`, the target itself excluded, in reading order (at most
+/// [`MAX_CONTEXT`] on each side).
 pub fn window_tokens(doc: &Document, target: &Target, window: Window) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let ok = |si: usize, ti: usize| {
@@ -45,17 +53,51 @@ pub fn window_tokens(doc: &Document, target: &Target, window: Window) -> Vec<(us
                 Window::Sentences(n) => n,
                 _ => 0,
             };
+            if doc.sentences.is_empty() {
+                return out;
+            }
             let lo = target.sentence.saturating_sub(n);
-            let hi = (target.sentence + n).min(doc.sentences.len().saturating_sub(1));
-            for si in lo..=hi {
-                for ti in 0..doc.sentences.get(si).map_or(0, |s| s.tokens.len()) {
-                    if ok(si, ti) {
-                        out.push((si, ti));
+            let hi = target
+                .sentence
+                .saturating_add(n)
+                .min(doc.sentences.len() - 1);
+            // At most MAX_CONTEXT content words each side, so that a huge
+            // sentence costs linear time rather than quadratic.
+            let (mut si, mut ti) = (target.sentence, target.token);
+            let mut before = Vec::new();
+            while before.len() < MAX_CONTEXT {
+                if ti == 0 {
+                    if si <= lo {
+                        break;
                     }
+                    si -= 1;
+                    ti = doc.sentences[si].tokens.len();
+                    continue;
                 }
+                ti -= 1;
+                if ok(si, ti) {
+                    before.push((si, ti));
+                }
+            }
+            before.reverse();
+            out.extend(before);
+            let (mut si, mut ti) = (target.sentence, target.token + 1);
+            let mut after = 0;
+            while after < MAX_CONTEXT && si <= hi {
+                if ti >= doc.sentences[si].tokens.len() {
+                    si += 1;
+                    ti = 0;
+                    continue;
+                }
+                if ok(si, ti) {
+                    out.push((si, ti));
+                    after += 1;
+                }
+                ti += 1;
             }
         }
         Window::Words(n) => {
+            let n = n.min(MAX_CONTEXT);
             // Backwards from the target, then forwards.
             let (mut si, mut ti) = (target.sentence, target.token);
             let mut before = Vec::new();
@@ -273,6 +315,25 @@ mod tests {
             vec![(0, 1), (0, 2), (1, 1), (1, 3)]
         );
         assert_eq!(window_tokens(&d, &t, Window::Words(0)), vec![]);
+        // A sentence window is capped at MAX_CONTEXT content words a side.
+        let long = Document {
+            sentences: vec![Sentence {
+                tokens: (0..1000)
+                    .map(|i| tok(&format!("w{i}"), Some(Pos::Noun)))
+                    .collect(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let t = Target {
+            sentence: 0,
+            token: 500,
+            ..target()
+        };
+        let w = window_tokens(&long, &t, Window::Sentence);
+        assert_eq!(w.len(), 2 * MAX_CONTEXT);
+        assert_eq!(w[0], (0, 400));
+        assert_eq!(w[w.len() - 1], (0, 600));
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub mod lesk;
 mod lesk_stopwords;
 pub mod mfs;
 pub mod naive_bayes;
+mod nb_params;
 pub mod registry;
 pub mod similarity;
 

@@ -81,6 +81,7 @@ pub struct Encoder {
     tokenizer: WordPiece,
     model: BertModel,
     max_batch_tokens: usize,
+    fingerprint: String,
 }
 
 impl std::fmt::Debug for Encoder {
@@ -148,7 +149,7 @@ impl Encoder {
         if !dir.is_dir() {
             return Err(Error::Model {
                 path: dir.to_path_buf(),
-                msg: "model folder not found; run scripts/fetch-model.sh or set WSD_MODEL_DIR"
+                msg: "model folder not found; run scripts/fetch-model.sh or pass --encoder DIR"
                     .into(),
             });
         }
@@ -187,12 +188,19 @@ impl Encoder {
             tokenizer,
             model,
             max_batch_tokens: DEFAULT_BATCH_TOKENS,
+            fingerprint: weights.fingerprint().to_string(),
         })
     }
 
     /// The folder the checkpoint was loaded from.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// A fingerprint of the weights (recorded in kNN models, checked at
+    /// load so a model is not used with another encoder).
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
     }
 
     /// Width `d` of the output vectors (384 for MiniLM).

@@ -30,6 +30,24 @@ pub struct Weights {
     mmap: Mmap,
     header_len: usize,
     metadata: Metadata,
+    fingerprint: String,
+}
+
+/// sha256 of the header and of one 4 KiB page in every MiB of the data
+/// (cheap, and any retrained or different checkpoint differs).
+fn fingerprint(bytes: &[u8], header_len: usize) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    let head = (8 + header_len).min(bytes.len());
+    h.update(&bytes[..head]);
+    let mut at = head;
+    while at < bytes.len() {
+        h.update(&bytes[at..(at + 4096).min(bytes.len())]);
+        at += 1 << 20;
+    }
+    h.update((bytes.len() as u64).to_le_bytes());
+    let d = h.finalize();
+    d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl std::fmt::Debug for Weights {
@@ -48,6 +66,11 @@ impl Weights {
             path: path.to_path_buf(),
             msg,
         };
+        if path.is_dir() {
+            return Err(model_err(
+                "is a directory; expected the safetensors weights file".into(),
+            ));
+        }
         let file = File::open(path).map_err(|e| model_err(format!("cannot open weights: {e}")))?;
         // SAFETY: the map is read-only and private to this process. The one
         // hazard of mapping a file is that another process truncates or
@@ -58,12 +81,19 @@ impl Weights {
             .map_err(|e| model_err(format!("cannot map weights: {e}")))?;
         let (header_len, metadata) = SafeTensors::read_metadata(&mmap)
             .map_err(|e| model_err(format!("not a safetensors file: {e:?}")))?;
+        let fingerprint = fingerprint(&mmap, header_len);
         Ok(Weights {
             path: path.to_path_buf(),
             mmap,
             header_len,
             metadata,
+            fingerprint,
         })
+    }
+
+    /// A fingerprint of the checkpoint (see [`fingerprint`]).
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
     }
 
     /// The file the tensors come from.
@@ -130,10 +160,18 @@ impl Weights {
             .get(base + start..base + end)
             .filter(|b| b.len() == 4 * shape.iter().product::<usize>())
             .ok_or_else(|| self.error(format!("{name}: data offsets out of range")))?;
-        Ok(bytes
+        let v: Vec<f32> = bytes
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect())
+            .collect();
+        if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+            return Err(self.error(format!(
+                "{name}: value {} at index {i} (byte offset {}) is not a finite number; the checkpoint is damaged",
+                v[i],
+                base + start + 4 * i
+            )));
+        }
+        Ok(v)
     }
 }
 

@@ -72,7 +72,19 @@ pub fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// for the lines whose first field equals `key`, as Princeton's `bin_search`
 /// does. The licence header sorts before every key (it starts with spaces),
 /// and lines sort in byte order, which is the order of their first fields.
+#[cfg(test)]
 pub fn search_lines<'a>(buf: &'a [u8], key: &[u8]) -> Vec<(usize, &'a [u8])> {
+    search_lines_checked(buf, key).unwrap_or_default()
+}
+
+/// [`search_lines`], checking on the way that the lines it probes are in
+/// order with their neighbours: `Err(byte offset)` of a line out of order
+/// (an unsorted or damaged file, on which binary search answers wrongly).
+/// The check costs two neighbour lines per probe.
+pub fn search_lines_checked<'a>(
+    buf: &'a [u8],
+    key: &[u8],
+) -> std::result::Result<Vec<(usize, &'a [u8])>, usize> {
     let line_at = |start: usize| -> (usize, usize) {
         let end = buf[start..]
             .iter()
@@ -96,6 +108,23 @@ pub fn search_lines<'a>(buf: &'a [u8], key: &[u8]) -> Vec<(usize, &'a [u8])> {
         if buf[s..e].starts_with(b"  ") {
             lo = e + 1;
             continue;
+        }
+        // Neighbours in order? (Licence lines and the file's ends excepted.)
+        let here = key_of(s, e);
+        if s > 0 {
+            let ps = buf[..s - 1]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1);
+            if !buf[ps..s - 1].starts_with(b"  ") && key_of(ps, s - 1) > here {
+                return Err(s);
+            }
+        }
+        if e + 1 < buf.len() {
+            let (ns, ne) = line_at(e + 1);
+            if ns < ne && key_of(ns, ne) < here {
+                return Err(ns);
+            }
         }
         match key.cmp(key_of(s, e)) {
             std::cmp::Ordering::Less => hi = s,
@@ -124,11 +153,11 @@ pub fn search_lines<'a>(buf: &'a [u8], key: &[u8]) -> Vec<(usize, &'a [u8])> {
                     out.push((s, &buf[s..e]));
                     cur = e + 1;
                 }
-                return out;
+                return Ok(out);
             }
         }
     }
-    Vec::new()
+    Ok(Vec::new())
 }
 
 #[cfg(test)]
@@ -145,6 +174,9 @@ mod tests {
         assert!(search_lines(buf, b"a").is_empty());
         assert!(search_lines(buf, b"zz").is_empty());
         assert!(search_lines(b"", b"a").is_empty());
+        // Out of order around a probe: an error with the byte offset.
+        let shuffled = b"aa x\nzz y\nab z\nb w\nba v\nc u\n";
+        assert!(search_lines_checked(shuffled, b"ab").is_err());
     }
 
     #[test]

@@ -173,10 +173,23 @@ impl Inventory {
                     .iter()
                     .find(|&&o| !inv.position.contains_key(&SynsetId { pos, offset: o }))
                 {
+                    let path = dir.join(format!("index.{}", pos.file_suffix()));
+                    // Found on the error path only: the lemma's line.
+                    let needle = format!("{lemma} ");
+                    let line = std::fs::read(&path)
+                        .ok()
+                        .and_then(|b| {
+                            b.split(|&c| c == b'\n')
+                                .position(|l| l.starts_with(needle.as_bytes()))
+                        })
+                        .map_or(1, |i| i + 1);
                     return Err(Error::parse(
-                        dir.join(format!("index.{}", pos.file_suffix())),
-                        0,
-                        format!("lemma {lemma:?} points at missing synset {off:08}"),
+                        path,
+                        line,
+                        format!(
+                            "lemma {lemma:?} points at synset {off:08}, which data.{} lacks (truncated or damaged?)",
+                            pos.file_suffix()
+                        ),
                     ));
                 }
                 table.insert(
@@ -358,6 +371,13 @@ impl Dictionary for Inventory {
 /// Parse `index.sense` into key → (offset, sense number, tag count).
 fn load_sense_index(path: &Path) -> Result<FxHashMap<Box<str>, KeyRecord>> {
     let text = read_file(path)?;
+    if text.is_empty() {
+        return Err(Error::parse(
+            path,
+            1,
+            "empty file (0 bytes): index.sense holds every sense key and tag count; restore it (scripts/fetch-data.sh)",
+        ));
+    }
     let mut keys = FxHashMap::with_capacity_and_hasher(text.len() / 30, Default::default());
     for (n, line) in content_lines(&text) {
         let e = parse_sense_index_line(line, path, n)?;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use super::dict::{find_dict, line_of, search_lines};
+use super::dict::{find_dict, line_of, search_lines_checked};
 use super::morphy::Lexicon;
 use super::record::{
     parse_data_line, parse_index_line, parse_sense_index_line, SenseIndexEntry, Synset,
@@ -32,8 +32,21 @@ impl Mapped {
             }
             Err(e) => return Err(Error::io(&path, e)),
         };
-        let len = file.metadata().map_err(|e| Error::io(&path, e))?.len();
-        if len == 0 {
+        let meta = file.metadata().map_err(|e| Error::io(&path, e))?;
+        if meta.is_dir() {
+            return Err(Error::io(
+                &path,
+                std::io::Error::other("is a directory, expected a WordNet file"),
+            ));
+        }
+        if meta.len() == 0 {
+            if required {
+                return Err(Error::parse(
+                    &path,
+                    1,
+                    "empty file (0 bytes); restore the dictionary (scripts/fetch-data.sh)",
+                ));
+            }
             return Ok(Mapped { path, map: None });
         }
         // SAFETY: the dict files are read-only data that wsd never writes;
@@ -59,6 +72,25 @@ pub struct Lookup {
     data: Vec<Mapped>,
     exc: Vec<Mapped>,
     sense_index: Mapped,
+    /// The first out-of-order line a lookup without a `Result` (morphy's
+    /// `has_lemma`, `exception_bases`) ran into: (file, byte offset).
+    damage: std::sync::Mutex<Option<(PathBuf, usize)>>,
+}
+
+/// The error for a file found out of order at byte `offset`.
+fn unsorted(m: &Mapped, offset: usize) -> Error {
+    Error::parse(
+        &m.path,
+        line_of(m.bytes(), offset),
+        format!(
+            "line at byte offset {offset} is out of sort order: the file is damaged or unsorted, so lookups in it cannot be trusted (run `wsd info` for a full check)"
+        ),
+    )
+}
+
+/// Binary search that reports an unsorted file as an error.
+fn search<'a>(m: &'a Mapped, key: &[u8]) -> Result<Vec<(usize, &'a [u8])>> {
+    search_lines_checked(m.bytes(), key).map_err(|off| unsorted(m, off))
 }
 
 fn line_str<'a>(m: &Mapped, start: usize, bytes: &'a [u8]) -> Result<&'a str> {
@@ -99,20 +131,60 @@ impl Lookup {
             data,
             exc,
             sense_index,
+            damage: std::sync::Mutex::new(None),
         })
     }
 
     fn cat(pos: Pos) -> usize {
         Pos::ALL.iter().position(|&p| p == pos).unwrap_or(0)
     }
+
+    fn note_damage(&self, m: &Mapped, offset: usize) {
+        let mut d = self.damage.lock().unwrap_or_else(|e| e.into_inner());
+        d.get_or_insert((m.path.clone(), offset));
+    }
+
+    /// The damage an earlier lookup noted, as an error.
+    fn damaged(&self) -> Result<()> {
+        let d = self.damage.lock().unwrap_or_else(|e| e.into_inner());
+        match &*d {
+            None => Ok(()),
+            Some((path, off)) => {
+                let m = self
+                    .index
+                    .iter()
+                    .chain(&self.exc)
+                    .find(|m| &m.path == path)
+                    .expect("damage is noted in our files");
+                Err(unsorted(m, *off))
+            }
+        }
+    }
 }
 
 impl Lexicon for Lookup {
     fn has_lemma(&self, lemma: &str, pos: Pos) -> bool {
-        !search_lines(self.index[Self::cat(pos)].bytes(), lemma.as_bytes()).is_empty()
+        let m = &self.index[Self::cat(pos)];
+        match search(m, lemma.as_bytes()) {
+            Ok(v) => !v.is_empty(),
+            Err(_) => {
+                // Say yes, so that the caller's `synset_offsets` reports it.
+                let off = search_lines_checked(m.bytes(), lemma.as_bytes()).unwrap_err();
+                self.note_damage(m, off);
+                true
+            }
+        }
     }
     fn exception_bases(&self, form: &str, pos: Pos) -> Vec<String> {
-        search_lines(self.exc[Self::cat(pos)].bytes(), form.as_bytes())
+        let m = &self.exc[Self::cat(pos)];
+        let found = match search_lines_checked(m.bytes(), form.as_bytes()) {
+            Ok(v) => v,
+            Err(off) => {
+                self.note_damage(m, off);
+                Vec::new()
+            }
+        };
+        found
             .into_iter()
             .flat_map(|(_, l)| {
                 String::from_utf8_lossy(l)
@@ -131,8 +203,9 @@ impl Dictionary for Lookup {
     }
 
     fn synset_offsets(&self, lemma: &str, pos: Pos) -> Result<Vec<u32>> {
+        self.damaged()?;
         let m = &self.index[Self::cat(pos)];
-        match search_lines(m.bytes(), lemma.as_bytes()).first() {
+        match search(m, lemma.as_bytes())?.first() {
             None => Ok(Vec::new()),
             Some(&(start, bytes)) => {
                 Ok(parse_at(m, start, bytes, |t, n| parse_index_line(t, &m.path, n))?.offsets)
@@ -145,8 +218,21 @@ impl Dictionary for Lookup {
         let buf = m.bytes();
         let start = id.offset as usize;
         let unknown = || Error::UnknownId(super::offset_string(id, None));
-        if start >= buf.len() || (start > 0 && buf[start - 1] != b'\n') {
+        if start >= buf.len() {
             return Err(unknown());
+        }
+        let misplaced = || {
+            Error::parse(
+                &m.path,
+                line_of(buf, start),
+                format!(
+                    "byte offset {start} is not the start of record {:08}: no such synset, or the file is shifted or damaged (run `wsd info`)",
+                    id.offset
+                ),
+            )
+        };
+        if start > 0 && buf[start - 1] != b'\n' {
+            return Err(misplaced());
         }
         let end = buf[start..]
             .iter()
@@ -154,7 +240,7 @@ impl Dictionary for Lookup {
             .map_or(buf.len(), |p| start + p);
         let head = format!("{:08} ", id.offset);
         if !buf[start..end].starts_with(head.as_bytes()) {
-            return Err(unknown());
+            return Err(misplaced());
         }
         let syn = parse_at(m, start, &buf[start..end], |t, n| {
             parse_data_line(t, id.pos, &m.path, n)
@@ -164,7 +250,7 @@ impl Dictionary for Lookup {
 
     fn sense_index(&self, key: &str) -> Result<Option<SenseIndexEntry>> {
         let m = &self.sense_index;
-        match search_lines(m.bytes(), key.as_bytes()).first() {
+        match search(m, key.as_bytes())?.first() {
             None => Ok(None),
             Some(&(start, bytes)) => Ok(Some(parse_at(m, start, bytes, |t, n| {
                 parse_sense_index_line(t, &m.path, n)

@@ -14,6 +14,7 @@
 //! `depository_financial_institution.n.01` and the lemma-relative
 //! `bank.n.02` (the second noun synset of *bank*), which name one synset.
 
+pub mod check;
 mod dict;
 mod inventory;
 mod lexnames;
@@ -181,7 +182,12 @@ pub fn resolve_id(d: &impl Dictionary, id: &str) -> Result<SynsetId> {
                 .ok_or_else(|| Error::BadId(id.to_string()))?;
             let offset: u32 = num.parse().map_err(|_| Error::BadId(id.to_string()))?;
             let sid = SynsetId { pos, offset };
-            d.synset(sid)?;
+            // A typed offset that lands off a record start is no synset
+            // (offsets that come from the index files keep the damage error).
+            d.synset(sid).map_err(|e| match e {
+                Error::Parse { .. } => Error::UnknownId(id.to_string()),
+                e => e,
+            })?;
             return Ok(sid);
         }
     }

@@ -283,7 +283,7 @@ pub fn parse_data_line(text: &str, file_pos: Pos, path: &Path, line: usize) -> R
             .and_then(Pos::from_letter)
             .ok_or_else(|| Error::parse(path, line, format!("bad pointer pos {p:?}")))?;
         let st = field(&mut it, path, line, "pointer source/target")?;
-        if st.len() != 4 {
+        if st.len() != 4 || !st.is_ascii() {
             return Err(Error::parse(
                 path,
                 line,
@@ -409,6 +409,14 @@ pub fn parse_sense_index_line(text: &str, path: &Path, line: usize) -> Result<Se
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_non_ascii_pointer_field_is_an_error_not_a_panic() {
+        // Found by tests/props.rs (dict_lines_never_panic, 492,068 cases in).
+        let l = "02084071 05 n 01 dog 0 001 @ 02083346 n 0\u{a1}0 | a dog";
+        let e = parse_data_line(l, Pos::Noun, Path::new("data.noun"), 7).unwrap_err();
+        assert!(e.to_string().starts_with("data.noun:7:"), "{e}");
+    }
 
     const DOG: &str = "02084071 05 n 03 dog 0 domestic_dog 0 Canis_familiaris 0 002 @ 02083346 n 0000 + 01234567 v 0201 | a member of the genus Canis; \"the dog barked all night\"  ";
 

@@ -756,32 +756,45 @@ impl Ic {
                 _ => {}
             }
         }
-        let smoothing =
+        let smoothing: f64 =
             smoothing.ok_or_else(|| Error::parse(path, 1, "header lacks smoothing=S"))?;
+        if !(smoothing.is_finite() && smoothing >= 0.0) {
+            return Err(Error::parse(
+                path,
+                1,
+                format!("smoothing={smoothing}: must be a finite number ≥ 0"),
+            ));
+        }
         let mut ic = Ic::empty(inv, smoothing);
         ic.occurrences = occurrences;
         ic.unknown = unknown;
-        let mut roots = [false; 4];
+        let mut roots = [0usize; 4];
+        let mut seen = vec![0usize; inv.len()];
+        let mut last_line = 1;
         for (n, line) in lines.enumerate() {
             let lineno = n + 2;
+            last_line = lineno;
             let line = line.map_err(|e| Error::io(path, e))?;
             let line = line.trim();
             if line.is_empty() {
                 continue;
             }
             let bad = |msg: String| Error::parse(path, lineno, msg);
-            let (id, count) = line
-                .split_once(' ')
-                .ok_or_else(|| bad(format!("expected `OFFSET-POS COUNT`, got {line:?}")))?;
+            let (id, count) = line.split_once(' ').ok_or_else(|| {
+                bad(format!(
+                    "expected `OFFSET-POS COUNT`, got {:?}",
+                    crate::error::excerpt(line)
+                ))
+            })?;
             let count: f64 = count
                 .trim()
                 .parse()
                 .ok()
                 .filter(|c: &f64| c.is_finite() && *c >= 0.0)
-                .ok_or_else(|| bad(format!("bad count {count:?}")))?;
+                .ok_or_else(|| bad(format!("bad count {:?}", crate::error::excerpt(count))))?;
             let (num, letter) = id
                 .rsplit_once('-')
-                .ok_or_else(|| bad(format!("bad synset id {id:?}")))?;
+                .ok_or_else(|| bad(format!("bad synset id {:?}", crate::error::excerpt(id))))?;
             let pos = letter
                 .chars()
                 .next()
@@ -789,8 +802,19 @@ impl Ic {
                 .and_then(Pos::from_letter)
                 .ok_or_else(|| bad(format!("bad part of speech in {id:?}")))?;
             if num == "ROOT" {
+                if count <= 0.0 {
+                    return Err(bad(format!(
+                        "ROOT-{letter} {count}: a category total must be > 0"
+                    )));
+                }
+                if roots[pos.index()] != 0 {
+                    return Err(bad(format!(
+                        "second ROOT-{letter} line (the first is line {})",
+                        roots[pos.index()]
+                    )));
+                }
                 ic.totals[pos.index()] = count;
-                roots[pos.index()] = true;
+                roots[pos.index()] = lineno;
                 continue;
             }
             let offset: u32 = num
@@ -799,12 +823,19 @@ impl Ic {
             let i = inv
                 .position(SynsetId { pos, offset })
                 .ok_or_else(|| bad(format!("WordNet has no synset {id}")))?;
+            if seen[i] != 0 {
+                return Err(bad(format!(
+                    "second line for {id} (the first is line {})",
+                    seen[i]
+                )));
+            }
+            seen[i] = lineno;
             ic.counts[i] = count;
         }
-        if let Some(p) = roots.iter().position(|r| !r) {
+        if let Some(p) = roots.iter().position(|r| *r == 0) {
             return Err(Error::parse(
                 path,
-                0,
+                last_line,
                 format!("no ROOT-{} line (category total)", Pos::ALL[p].letter()),
             ));
         }

@@ -348,6 +348,7 @@ mod tests {
             documents: 1,
             sentences: 2,
             tagged_tokens: 3,
+            encoder_fingerprint: String::new(),
         }
     }
 

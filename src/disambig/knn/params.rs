@@ -54,6 +54,9 @@ pub struct KnnParams {
     pub sentences: usize,
     /// Sense-tagged tokens added to centroids.
     pub tagged_tokens: usize,
+    /// The encoder's [`Encoder::fingerprint`] (empty in older models: not checked).
+    #[serde(default)]
+    pub encoder_fingerprint: String,
 }
 
 impl KnnParams {
@@ -69,6 +72,7 @@ impl KnnParams {
             documents: 0,
             sentences: 0,
             tagged_tokens: 0,
+            encoder_fingerprint: encoder.fingerprint().to_string(),
         }
     }
 }

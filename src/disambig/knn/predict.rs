@@ -71,6 +71,25 @@ impl Knn {
                 ),
             });
         }
+        let fp = &model.params.encoder_fingerprint;
+        if !fp.is_empty() && fp != encoder.fingerprint() {
+            return Err(Error::Model {
+                path: encoder.dir().to_path_buf(),
+                msg: format!(
+                    "the knn model was trained with another encoder (at {}, fingerprint {}…; this one is {}…); pass that encoder with --encoder or retrain",
+                    model.params.encoder,
+                    &fp[..fp.len().min(12)],
+                    &encoder.fingerprint()[..encoder.fingerprint().len().min(12)]
+                ),
+            });
+        }
+        if options.k > 1 && model.instance_entry.is_empty() {
+            return Err(Error::bad_parameter(
+                "--k",
+                options.k,
+                "this knn model keeps no instance vectors; retrain with --keep-instances or use --k 1",
+            ));
+        }
         let index: HashMap<SynsetId, usize> = model
             .entries
             .iter()
