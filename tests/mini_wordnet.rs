@@ -316,7 +316,7 @@ fn damaged_dicts_are_refused_with_file_and_line() {
     let d = damaged("index.noun", |t| t.replace("00003423", "00003424"));
     let e = load_err(d.path());
     assert!(
-        e.contains("\"goose\"") && e.contains("missing synset"),
+        e.contains("index.noun:") && e.contains("\"goose\"") && e.contains("data.noun lacks"),
         "{e}"
     );
     // A garbled pointer symbol.
