@@ -11,9 +11,10 @@
 # against known sha256 sums. Idempotent. Exit status non-zero with a message
 # saying what is missing when something cannot be had.
 set -euo pipefail
+cd "$(dirname "$0")/.."
+# A relative mirror is relative to the repository root (as .ci/run gives it).
 MIRROR=${WSD_DATA_MIRROR:-}
 if [ -n "$MIRROR" ]; then MIRROR=$(cd "$MIRROR" && pwd); fi
-cd "$(dirname "$0")/.."
 if [ -n "${WSD_DATA_DEST:-}" ]; then mkdir -p "$WSD_DATA_DEST" && cd "$WSD_DATA_DEST"; fi
 ROOT=$PWD
 

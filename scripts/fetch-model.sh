@@ -60,7 +60,7 @@ if [[ -e "$DEST" || -L "$DEST" ]]; then
 fi
 
 if [[ -n "${WSD_DATA_MIRROR:-}" ]]; then
-    SRC="$(cd "$WSD_DATA_MIRROR" && pwd)/models/$NAME"
+    SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && cd "$WSD_DATA_MIRROR" && pwd)/models/$NAME"
     if complete "$SRC"; then
         ln -s "$(cd "$SRC" && pwd)" "$DEST"
         say "linked $DEST -> $SRC"
