@@ -270,7 +270,9 @@ fn interrupt(sig: &str) -> (std::process::ExitStatus, Vec<String>, String) {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert!(!temps(d.path()).is_empty(), "no temp file appeared");
-    std::thread::sleep(Duration::from_millis(200));
+    // Let the writer register its temp file for removal (tests run in
+    // parallel on two busy cores).
+    std::thread::sleep(Duration::from_millis(1000));
     let ok = Command::new("kill")
         .arg(format!("-{sig}"))
         .arg(child.id().to_string())

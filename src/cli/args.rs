@@ -56,6 +56,26 @@ impl ResourceArgs {
     }
 }
 
+impl ResourceArgs {
+    /// Before any work: refuse an `--output` that is one of the run's
+    /// inputs (`inputs` plus the model, POS model and IC files given) and
+    /// check that it can be written.
+    pub fn check_output<'a>(
+        &'a self,
+        out: &std::path::Path,
+        inputs: impl IntoIterator<Item = &'a PathBuf>,
+    ) -> anyhow::Result<()> {
+        let all = inputs
+            .into_iter()
+            .chain(&self.model)
+            .chain(&self.pos_model)
+            .chain(&self.ic);
+        wsd::atomic::refuse_inputs("--output", out, all.map(PathBuf::as_path))?;
+        wsd::atomic::check_writable(out)?;
+        Ok(())
+    }
+}
+
 /// `--window`: `sentence`, `N` (±N content words) or `Ns` (±N sentences).
 pub fn parse_window(s: &str) -> Result<Window, String> {
     let bad = || format!("bad window {s:?}: use sentence, N (words) or Ns (sentences)");

@@ -78,16 +78,8 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         bail!("wsd eval needs --method (e.g. --method mfs)");
     };
     if let Some(out) = &args.output {
-        let r = &args.resources;
-        let inputs = args
-            .xml
-            .iter()
-            .chain(&args.gold)
-            .chain(&r.model)
-            .chain(&r.pos_model)
-            .chain(&r.ic);
-        wsd::atomic::refuse_inputs("--output", out, inputs.map(PathBuf::as_path))?;
-        wsd::atomic::check_writable(out)?;
+        args.resources
+            .check_output(out, args.xml.iter().chain(&args.gold))?;
     }
     let res = args.resources.resources(cli, PosTraining::IfMissing);
     let inv = res.inventory()?;

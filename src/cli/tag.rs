@@ -83,15 +83,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     refuse_repeated_inputs(&args.inputs)?;
     if let Some(out) = &args.output {
         // Before any work (loading, training a missing POS model).
-        let r = &args.resources;
-        let inputs = args
-            .inputs
-            .iter()
-            .chain(&r.model)
-            .chain(&r.pos_model)
-            .chain(&r.ic);
-        wsd::atomic::refuse_inputs("--output", out, inputs.map(PathBuf::as_path))?;
-        wsd::atomic::check_writable(out)?;
+        args.resources.check_output(out, &args.inputs)?;
     }
     let res = args.resources.resources(cli, PosTraining::IfMissing);
     let inv = res.inventory()?;

@@ -256,11 +256,12 @@ pub fn decide_document(
     out
 }
 
-/// A boxed or shared method is a method (so wrappers such as
-/// [`discourse::OneSensePerDiscourse`] take methods chosen at run time).
+/// A boxed, shared or borrowed method is a method (so wrappers such as
+/// [`discourse::OneSensePerDiscourse`] and chains take methods chosen at
+/// run time, or borrowed ones).
 macro_rules! delegate {
-    ($ptr:ident) => {
-        impl<T: Disambiguator + ?Sized> Disambiguator for $ptr<T> {
+    ($($ty:tt)*) => {
+        impl<T: Disambiguator + ?Sized> Disambiguator for $($ty)* {
             fn name(&self) -> &str {
                 (**self).name()
             }
@@ -284,29 +285,6 @@ macro_rules! delegate {
         }
     };
 }
-delegate!(Box);
-use std::sync::Arc;
-delegate!(Arc);
-
-impl<T: Disambiguator + ?Sized> Disambiguator for &T {
-    fn name(&self) -> &str {
-        (**self).name()
-    }
-    fn disambiguate(
-        &self,
-        inv: &Inventory,
-        doc: &Document,
-        target: &Target,
-        candidates: &[Sense],
-    ) -> Option<Prediction> {
-        (**self).disambiguate(inv, doc, target, candidates)
-    }
-    fn disambiguate_document(
-        &self,
-        inv: &Inventory,
-        doc: &Document,
-        targets: &[Candidates<'_>],
-    ) -> Vec<Option<Prediction>> {
-        (**self).disambiguate_document(inv, doc, targets)
-    }
-}
+delegate!(Box<T>);
+delegate!(std::sync::Arc<T>);
+delegate!(&T);
