@@ -417,7 +417,9 @@ mod tests {
         assert!(err.to_string().contains("cannot write"), "{err}");
         assert!(err.to_string().contains("out.txt"));
         assert_eq!(std::fs::read(&p).unwrap(), b"one");
-        assert!(live().is_empty());
+        // None of this folder's temp files is still registered (other tests
+        // of this process may have theirs).
+        assert!(!live().iter().any(|t| t.starts_with(d.path())));
     }
 
     #[cfg(unix)]
