@@ -63,77 +63,59 @@ pub fn window_tokens(doc: &Document, target: &Target, window: Window) -> Vec<(us
                 .min(doc.sentences.len() - 1);
             // At most MAX_CONTEXT content words each side, so that a huge
             // sentence costs linear time rather than quadratic.
-            let (mut si, mut ti) = (target.sentence, target.token);
-            let mut before = Vec::new();
-            while before.len() < MAX_CONTEXT {
-                if ti == 0 {
-                    if si <= lo {
-                        break;
-                    }
-                    si -= 1;
-                    ti = doc.sentences[si].tokens.len();
-                    continue;
-                }
-                ti -= 1;
-                if ok(si, ti) {
-                    before.push((si, ti));
-                }
-            }
-            before.reverse();
-            out.extend(before);
-            let (mut si, mut ti) = (target.sentence, target.token + 1);
-            let mut after = 0;
-            while after < MAX_CONTEXT && si <= hi {
-                if ti >= doc.sentences[si].tokens.len() {
-                    si += 1;
-                    ti = 0;
-                    continue;
-                }
-                if ok(si, ti) {
-                    out.push((si, ti));
-                    after += 1;
-                }
-                ti += 1;
-            }
+            walk(doc, target, MAX_CONTEXT, lo, hi, &ok, &mut out);
         }
         Window::Words(n) => {
-            let n = n.min(MAX_CONTEXT);
-            // Backwards from the target, then forwards.
-            let (mut si, mut ti) = (target.sentence, target.token);
-            let mut before = Vec::new();
-            while before.len() < n {
-                if ti == 0 {
-                    if si == 0 {
-                        break;
-                    }
-                    si -= 1;
-                    ti = doc.sentences[si].tokens.len();
-                    continue;
-                }
-                ti -= 1;
-                if ok(si, ti) {
-                    before.push((si, ti));
-                }
-            }
-            before.reverse();
-            out.extend(before);
-            let (mut si, mut ti) = (target.sentence, target.token + 1);
-            let mut after = 0;
-            while after < n && si < doc.sentences.len() {
-                if ti >= doc.sentences[si].tokens.len() {
-                    si += 1;
-                    ti = 0;
-                    continue;
-                }
-                if ok(si, ti) {
-                    out.push((si, ti));
-                    after += 1;
-                }
-                ti += 1;
-            }
+            let last = doc.sentences.len().saturating_sub(1);
+            walk(doc, target, n.min(MAX_CONTEXT), 0, last, &ok, &mut out);
         }
     }
     out
+}
+
+/// The up to `limit` tokens before the target and `limit` after it for
+/// which `ok` holds, within sentences `lo..=hi`, in reading order.
+fn walk(
+    doc: &Document,
+    target: &Target,
+    limit: usize,
+    lo: usize,
+    hi: usize,
+    ok: &dyn Fn(usize, usize) -> bool,
+    out: &mut Vec<(usize, usize)>,
+) {
+    let (mut si, mut ti) = (target.sentence, target.token);
+    let mut before = Vec::new();
+    while before.len() < limit {
+        if ti == 0 {
+            if si <= lo {
+                break;
+            }
+            si -= 1;
+            ti = doc.sentences[si].tokens.len();
+            continue;
+        }
+        ti -= 1;
+        if ok(si, ti) {
+            before.push((si, ti));
+        }
+    }
+    before.reverse();
+    out.extend(before);
+    let (mut si, mut ti) = (target.sentence, target.token + 1);
+    let mut after = 0;
+    while after < limit && si <= hi && si < doc.sentences.len() {
+        if ti >= doc.sentences[si].tokens.len() {
+            si += 1;
+            ti = 0;
+            continue;
+        }
+        if ok(si, ti) {
+            out.push((si, ti));
+            after += 1;
+        }
+        ti += 1;
+    }
 }
 
 /// A hashed stem (FxHash of the Porter2 stem).

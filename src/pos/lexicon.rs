@@ -27,34 +27,6 @@ pub(crate) fn bit(p: Pos) -> u8 {
     }
 }
 
-/// Morphy's detachment rules (WordNet's `morph.c`), per category in
-/// [`CATEGORIES`] order.
-const RULES: [&[(&str, &str)]; 4] = [
-    &[
-        ("s", ""),
-        ("ses", "s"),
-        ("ves", "f"),
-        ("xes", "x"),
-        ("zes", "z"),
-        ("ches", "ch"),
-        ("shes", "sh"),
-        ("men", "man"),
-        ("ies", "y"),
-    ],
-    &[
-        ("s", ""),
-        ("ies", "y"),
-        ("es", "e"),
-        ("es", ""),
-        ("ed", "e"),
-        ("ed", ""),
-        ("ing", "e"),
-        ("ing", ""),
-    ],
-    &[("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
-    &[],
-];
-
 /// Word (lower case) → low nibble: the categories it is a lemma of; high
 /// nibble: the categories whose exception list has it as an inflected form.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -145,9 +117,9 @@ impl Lexicon {
             return exact;
         }
         let mut ruled = 0u8;
-        for (k, rules) in RULES.iter().enumerate() {
+        for (k, &p) in CATEGORIES.iter().enumerate() {
             let b = 1u8 << k;
-            for (old, new) in *rules {
+            for (old, new) in crate::wordnet::morphy::substitutions(p) {
                 if let Some(stem) = w.strip_suffix(old) {
                     if stem.is_empty() {
                         continue;

@@ -18,7 +18,8 @@ pub trait Lexicon {
     fn exception_bases(&self, form: &str, pos: Pos) -> Vec<String>;
 }
 
-fn substitutions(pos: Pos) -> &'static [(&'static str, &'static str)] {
+/// Morphy's detachment rules of `pos` (WordNet's `morph.c`): suffix → replacement.
+pub(crate) fn substitutions(pos: Pos) -> &'static [(&'static str, &'static str)] {
     match pos {
         Pos::Noun => &[
             ("s", ""),
