@@ -203,7 +203,7 @@ pub fn eval_report(
         Some(x) => dataset_name(x),
         None => format!("semcor-{split}"),
     };
-    let front_end = pipeline.map(|p| vec![wsd::report::frontend::classify(p, &data.docs)]);
+    let front_end = pipeline.map(|_| vec![wsd::report::frontend::by_instance(&ev.raw_alignment)]);
     let mut study = Study::new(inv, &[(name.clone(), data)], front_end.as_deref());
     study.add(vec![ev.clone()]);
     let r = study.report(

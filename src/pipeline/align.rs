@@ -65,6 +65,17 @@ impl RawOutcome {
             RawOutcome::Multiword => "multiword",
         }
     }
+
+    /// Its label in human-readable reports (`missed target` …).
+    pub fn label(self) -> &'static str {
+        match self {
+            RawOutcome::Matched => "matched",
+            RawOutcome::MissedTarget => "missed target",
+            RawOutcome::WrongPos => "wrong POS",
+            RawOutcome::WrongLemma => "wrong lemma",
+            RawOutcome::Multiword => "multiword mismatch",
+        }
+    }
 }
 
 /// One gold instance and what the pipeline made of it.
@@ -89,6 +100,17 @@ pub struct RawAlignment {
     pub pipeline_pos: Option<Pos>,
     /// Whether it is a target.
     pub pipeline_target: bool,
+}
+
+impl RawAlignment {
+    /// What the pipeline found there, as `text lemma.p` (`None` when no
+    /// pipeline token overlaps the gold one).
+    pub fn found(&self) -> Option<String> {
+        let text = self.pipeline_text.as_deref()?;
+        let lemma = self.pipeline_lemma.as_deref().unwrap_or("?");
+        let pos = self.pipeline_pos.map_or('?', |p| p.letter());
+        Some(format!("{text} {lemma}.{pos}"))
+    }
 }
 
 /// Counts of [`RawOutcome`]s, plus extra targets.

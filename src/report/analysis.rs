@@ -104,7 +104,7 @@ pub struct Instances {
 impl Instances {
     /// Add the gold instances of `data` as data set `name` and return its
     /// index. `front_end` gives the front-end class of each instance id
-    /// (raw input; see [`super::frontend::classify`]).
+    /// (raw input; see [`super::frontend::by_instance`]).
     pub fn add_dataset(
         &mut self,
         inv: &Inventory,

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::analysis::{analyse, Instances, MethodRun};
-use super::frontend::{classify, Aligned};
+use super::frontend::{by_instance, Aligned};
 use super::Report;
 use crate::disambig::MethodSpec;
 use crate::eval::{evaluate, Dataset, Evaluation, Input};
@@ -93,20 +93,28 @@ pub fn run_study(
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Study> {
     let inv = res.inventory()?;
-    let front_ends: Option<Vec<HashMap<String, Aligned>>> =
-        pipeline.map(|p| datasets.iter().map(|(_, d)| classify(p, &d.docs)).collect());
-    let named: Vec<(String, &Dataset)> = datasets.iter().map(|(n, d)| (n.clone(), d)).collect();
-    let mut study = Study::new(inv, &named, front_ends.as_deref());
+    let input = match pipeline {
+        Some(p) => Input::Raw(p),
+        None => Input::Gold,
+    };
+    let mut evaluations = Vec::with_capacity(specs.len());
     for spec in specs {
         let method = spec.build(res)?;
-        let input = match pipeline {
-            Some(p) => Input::Raw(p),
-            None => Input::Gold,
-        };
-        let evs = datasets
+        let evs: Vec<Evaluation> = datasets
             .iter()
             .map(|(_, d)| evaluate(method.as_ref(), inv, &d.docs, &d.gold, input, progress))
             .collect();
+        evaluations.push(evs);
+    }
+    // The front end does not depend on the method: the first method's
+    // alignment serves for all.
+    let front_ends: Option<Vec<HashMap<String, Aligned>>> = match (pipeline, evaluations.first()) {
+        (Some(_), Some(evs)) => Some(evs.iter().map(|e| by_instance(&e.raw_alignment)).collect()),
+        _ => None,
+    };
+    let named: Vec<(String, &Dataset)> = datasets.iter().map(|(n, d)| (n.clone(), d)).collect();
+    let mut study = Study::new(inv, &named, front_ends.as_deref());
+    for evs in evaluations {
         study.add(evs);
     }
     Ok(study)
