@@ -18,7 +18,9 @@ pub mod records;
 use rayon::prelude::*;
 
 use crate::corpus::Document;
-use crate::disambig::{candidates_of, decide_document, explain_document, Disambiguator, Prediction};
+use crate::disambig::{
+    candidates_of, decide_document, explain_document, Disambiguator, Prediction,
+};
 use crate::output::TagWriter;
 use crate::pipeline::Pipeline;
 use crate::text::blocks::{BlockReader, InputError};

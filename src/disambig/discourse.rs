@@ -133,8 +133,7 @@ impl<D: Disambiguator> Disambiguator for OneSensePerDiscourse<D> {
         candidates: &[Sense],
         prediction: &Prediction,
     ) -> Option<Evidence> {
-        self.inner
-            .explain(inv, doc, target, candidates, prediction)
+        self.inner.explain(inv, doc, target, candidates, prediction)
     }
 }
 
