@@ -261,7 +261,9 @@ impl Calibration {
         let _ = writeln!(s, "# method\tdecided\tp\taccuracy\tcount");
         for ((m, d), blocks) in &self.maps {
             for b in blocks {
-                let _ = writeln!(s, "{m}\t{d}\t{:.6}\t{:.6}\t{}", b.p, b.accuracy, b.count);
+                // Shortest round-trip form: rounding could make two
+                // neighbouring blocks' p equal (0.9999996 and 0.9999999).
+                let _ = writeln!(s, "{m}\t{d}\t{}\t{}\t{}", b.p, b.accuracy, b.count);
             }
         }
         s
