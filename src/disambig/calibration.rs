@@ -474,7 +474,12 @@ pub fn fit_samples(
     };
     if name == crate::disambig::naive_bayes::METHOD {
         return Ok(cross_fit(&|train| {
-            Box::new(NaiveBayes::train(inv, train, &NbParams::default(), &|_, _| {}))
+            Box::new(NaiveBayes::train(
+                inv,
+                train,
+                &NbParams::default(),
+                &|_, _| {},
+            ))
         }));
     }
     if name == "mfs-semcor" {
