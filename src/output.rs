@@ -13,7 +13,7 @@
 use std::io::Write;
 
 use crate::corpus::Document;
-use crate::disambig::Prediction;
+use crate::disambig::{Calibration, Prediction};
 use crate::wordnet::{canonical_name, offset_string, Inventory};
 
 /// Output format of tagged text.
@@ -61,6 +61,13 @@ pub struct TagWriter<'a> {
     pub sense_format: SenseFormat,
     /// Add the chosen sense's definition (tsv and jsonl).
     pub gloss: bool,
+    /// Add the `top` best senses with a probability each (0: no column;
+    /// tsv and jsonl).
+    pub top: usize,
+    /// Add the method's evidence (tsv and jsonl).
+    pub explain: bool,
+    /// The calibration of the probabilities of `top`.
+    pub calibration: &'a Calibration,
 }
 
 impl<'a> TagWriter<'a> {
@@ -73,6 +80,40 @@ impl<'a> TagWriter<'a> {
             format,
             sense_format: SenseFormat::Key,
             gloss: false,
+            top: 0,
+            explain: false,
+            calibration: Calibration::builtin(),
+        }
+    }
+
+    /// The `top` column: `key:prob;key:prob`, best first, probabilities
+    /// to three decimals.
+    fn top_text(&self, p: &Prediction) -> String {
+        self.calibration
+            .probabilities(p)
+            .senses
+            .iter()
+            .take(self.top)
+            .map(|(k, q)| format!("{}:{q:.3}", self.sense_id(k)))
+            .collect::<Vec<_>>()
+            .join(";")
+    }
+
+    /// The optional columns (gloss, top, evidence) of a target row, or of
+    /// another row (`None`: empty fields).
+    fn extra_fields(&self, p: Option<&Prediction>, row: &mut Vec<String>) {
+        if self.gloss {
+            row.push(p.map(|p| self.definition(&p.key)).unwrap_or_default());
+        }
+        if self.top > 0 {
+            row.push(p.map(|p| self.top_text(p)).unwrap_or_default());
+        }
+        if self.explain {
+            row.push(
+                p.and_then(|p| p.evidence.as_ref())
+                    .map(|e| e.text())
+                    .unwrap_or_default(),
+            );
         }
     }
 
@@ -86,6 +127,12 @@ impl<'a> TagWriter<'a> {
                 .to_string();
         if self.gloss {
             h.push_str("\tgloss");
+        }
+        if self.top > 0 {
+            h.push_str("\ttop");
+        }
+        if self.explain {
+            h.push_str("\tevidence");
         }
         Some(h)
     }
@@ -158,9 +205,7 @@ impl<'a> TagWriter<'a> {
                                 row.push(p.method.clone());
                                 row.push(p.decision.label().to_string());
                                 row.push(format!("{:.4}", p.score));
-                                if self.gloss {
-                                    row.push(self.definition(&p.key));
-                                }
+                                self.extra_fields(Some(p), &mut row);
                             }
                             Answer::Target(None) => {
                                 row.extend([
@@ -169,15 +214,11 @@ impl<'a> TagWriter<'a> {
                                     ABSTAINED.to_string(),
                                     "-".to_string(),
                                 ]);
-                                if self.gloss {
-                                    row.push(String::new());
-                                }
+                                self.extra_fields(None, &mut row);
                             }
                             Answer::NotATarget => {
                                 row.extend(["-", "-", "-", "-"].map(String::from));
-                                if self.gloss {
-                                    row.push(String::new());
-                                }
+                                self.extra_fields(None, &mut row);
                             }
                         }
                         w.write_record(&row)?;
@@ -202,6 +243,22 @@ impl<'a> TagWriter<'a> {
                                 o["score"] = serde_json::json!(p.score);
                                 if self.gloss {
                                     o["gloss"] = serde_json::json!(self.definition(&p.key));
+                                }
+                                if self.top > 0 {
+                                    let pr = self.calibration.probabilities(p);
+                                    let top: Vec<serde_json::Value> = pr
+                                        .senses
+                                        .iter()
+                                        .take(self.top)
+                                        .map(|(k, q)| {
+                                            serde_json::json!({"sense": self.sense_id(k), "prob": q})
+                                        })
+                                        .collect();
+                                    o["top"] = serde_json::json!(top);
+                                    o["calibrated"] = serde_json::json!(pr.calibrated);
+                                }
+                                if self.explain {
+                                    o["evidence"] = serde_json::json!(p.evidence);
                                 }
                             }
                             Answer::Target(None) => {

@@ -18,7 +18,9 @@ pub mod records;
 use rayon::prelude::*;
 
 use crate::corpus::Document;
-use crate::disambig::{candidates_of, decide_document, Disambiguator, Prediction};
+use crate::disambig::{
+    candidates_of, decide_document, explain_document, Disambiguator, Prediction,
+};
 use crate::output::TagWriter;
 use crate::pipeline::Pipeline;
 use crate::text::blocks::{BlockReader, InputError};
@@ -58,18 +60,21 @@ pub struct Analysed {
     pub preds: Vec<Option<Prediction>>,
 }
 
-/// Analyse and disambiguate one text (stages 1–4 for plain text).
+/// Analyse and disambiguate one text (stages 1–4 for plain text); with
+/// `explain`, ask the method for the evidence of each answer too.
 pub fn analyse(
     pipeline: &Pipeline<'_>,
     method: &dyn Disambiguator,
     inv: &Inventory,
-    doc_id: &str,
-    text: &str,
-    offset: usize,
+    (doc_id, text, offset): (&str, &str, usize),
+    explain: bool,
 ) -> Analysed {
     let doc = pipeline.analyse(doc_id, text, offset, 0);
     let cands = candidates_of(inv, doc.targets());
-    let preds = decide_document(method, inv, &doc, &cands);
+    let mut preds = decide_document(method, inv, &doc, &cands);
+    if explain {
+        explain_document(method, inv, &doc, &cands, &mut preds);
+    }
     Analysed { doc, preds }
 }
 
@@ -121,7 +126,13 @@ impl Tagger<'_> {
                 batch_blocks
                     .par_iter()
                     .map(|(off, text)| {
-                        analyse(self.pipeline, self.method, self.inv, doc_id, text, *off)
+                        analyse(
+                            self.pipeline,
+                            self.method,
+                            self.inv,
+                            (doc_id, text, *off),
+                            self.writer.explain,
+                        )
                     })
                     .collect()
             });

@@ -18,7 +18,7 @@ fn encoder_dir() -> PathBuf {
 }
 
 /// The slice model, trained once per test run.
-fn slice_model() -> PathBuf {
+pub(crate) fn slice_model() -> PathBuf {
     static MODEL: OnceLock<PathBuf> = OnceLock::new();
     MODEL
         .get_or_init(|| {

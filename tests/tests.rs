@@ -16,10 +16,13 @@
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
 //! * `report` — `wsd compare`, `eval --report/--errors`, `wsd errors`: the HTML
 //!   report parsed back against its JSON, the error TSV, the front-end breakdown.
+//! * `answers` — `tag --top/--explain`, `eval --top/--calibration`, `wsd
+//!   calibrate`, and the hand-judged paragraph test (issue 12).
 //! * `props` — property tests: the parsers never panic on arbitrary input.
 //! * `faults` — fault injection: damaged dictionaries, hostile files, odd
 //!   options, signals during writes, a full disk (issue 16).
 
+mod answers;
 mod corpus;
 mod faults;
 mod front_end;

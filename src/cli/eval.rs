@@ -10,6 +10,8 @@ use anyhow::{bail, Context};
 use super::args::{MethodArgs, ResourceArgs};
 use super::{progress, Cli, InfoFormat};
 use wsd::corpus::{write_key_file, Split};
+use wsd::disambig::calibration::{reliability, render_reliability};
+use wsd::disambig::Calibration;
 use wsd::eval::{evaluate, render_text, Dataset, Input};
 use wsd::pipeline::{Pipeline, RawAlignment, RawOutcome, TargetSelection};
 use wsd::resources::PosTraining;
@@ -18,7 +20,7 @@ use wsd::text::{MweMatcher, MweMode};
 /// Arguments of `wsd eval`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  wsd eval --method lesk-ext --xml corpora/wsd-eval/semeval2007/semeval2007.data.xml --gold corpora/wsd-eval/semeval2007/semeval2007.gold.key.txt\n  wsd eval --method nb,lesk-ext --semcor corpora/semcor3.0 --split test --per-pos\n  wsd eval --method mfs --raw --xml DATA.xml --gold GOLD.key --format json"
+    after_help = "Examples:\n  wsd eval --method lesk-ext --xml corpora/wsd-eval/semeval2007/semeval2007.data.xml --gold corpora/wsd-eval/semeval2007/semeval2007.gold.key.txt\n  wsd eval --method nb,lesk-ext --semcor corpora/semcor3.0 --split test --per-pos\n  wsd eval --method mfs --raw --xml DATA.xml --gold GOLD.key --format json\n  wsd eval --method lesk-ext --semcor corpora/semcor3.0 --split test --top 3 --calibration"
 )]
 pub struct Args {
     /// The method and its options.
@@ -70,6 +72,16 @@ pub struct Args {
     /// Also write the wrong and missing answers as TSV (`wsd errors`).
     #[arg(long, value_name = "FILE.tsv")]
     pub errors: Option<PathBuf>,
+    /// Also give top-K accuracy for K = 1…K: how often a gold sense is
+    /// among the K most probable (percent of gold instances; K = 1 is the
+    /// recall).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub top: Option<u16>,
+    /// Also print the calibration table: the chosen sense's calibrated
+    /// probability in ten bins against the observed accuracy (JSON:
+    /// `calibration`).
+    #[arg(long)]
+    pub calibration: bool,
 }
 
 /// Run `wsd eval`.
@@ -136,6 +148,15 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.frontend_errors {
         write_raw_errors(path, &ev.raw_alignment)?;
     }
+    let reliability = (args.top.is_some() || args.calibration).then(|| {
+        reliability(
+            &ev.answers,
+            &data.gold,
+            Calibration::builtin(),
+            10,
+            args.top.map_or(1, usize::from),
+        )
+    });
     let mut out = std::io::stdout().lock();
     let per_second = ev.instances as f64 / ev.seconds.max(1e-9);
     match args.format {
@@ -153,6 +174,18 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             }
             if let Some(r) = &report {
                 v["report"] = serde_json::to_value(r)?;
+            }
+            if let Some(r) = &reliability {
+                if args.top.is_some() {
+                    v["top_k"] = serde_json::json!(r
+                        .top_k
+                        .iter()
+                        .map(|(k, a)| serde_json::json!({"k": k, "accuracy": a}))
+                        .collect::<Vec<_>>());
+                }
+                if args.calibration {
+                    v["calibration"] = serde_json::to_value(r)?;
+                }
             }
             writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         }
@@ -173,6 +206,23 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 .map(|(m, n)| format!("{m} {n}"))
                 .collect();
             writeln!(out, "decided by: {}", parts.join(", "))?;
+            if let Some(r) = &reliability {
+                if args.top.is_some() {
+                    let parts: Vec<String> = r
+                        .top_k
+                        .iter()
+                        .map(|(k, a)| format!("top-{k} {a:.1}"))
+                        .collect();
+                    writeln!(
+                        out,
+                        "gold sense among the K most probable (% of instances): {}",
+                        parts.join(", ")
+                    )?;
+                }
+                if args.calibration {
+                    write!(out, "{}", render_reliability(r))?;
+                }
+            }
             if let Some(f) = ev.raw_found {
                 writeln!(
                     out,

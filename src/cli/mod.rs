@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 pub mod args;
+mod calibrate;
 mod compare;
 mod data;
 mod embed;
@@ -77,6 +78,8 @@ pub enum Command {
     Train(train::Args),
     /// Count information content on SemCor for the res/jcn/lin measures.
     Ic(ic::Args),
+    /// Fit the calibration of `--top`'s probabilities on SemCor's train split.
+    Calibrate(calibrate::Args),
     /// Read SemCor and print its counts per part (a data check).
     Stats(stats::Args),
     /// Similarity of two synsets (path, wup, lch, res, jcn, lin), as NLTK computes it.
@@ -100,6 +103,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Tag(a) => tag::run(&cli, a),
         Command::Train(a) => train::run(&cli, a),
         Command::Ic(a) => ic::run(&cli, a),
+        Command::Calibrate(a) => calibrate::run(&cli, a),
         Command::Stats(a) => stats::run(&cli, a),
         Command::Similarity(a) => similarity::run(&cli, a),
         Command::Embed(a) => embed::run(&cli, a),
@@ -122,6 +126,7 @@ macro_rules! note {
 pub fn writes_stdout(cli: &Cli) -> bool {
     match &cli.command {
         Command::Train(_) | Command::Ic(_) => false,
+        Command::Calibrate(a) => a.output.is_none(),
         Command::Tag(a) => a.output.as_ref().is_none_or(|p| p.as_os_str() == "-"),
         _ => true,
     }

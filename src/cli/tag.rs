@@ -28,7 +28,7 @@ use wsd::text::{MweMatcher, MweMode};
 /// Arguments of `wsd tag`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  echo \"The bank raised its rates.\" | wsd tag\n  wsd tag book.txt --method lesk-ext --gloss --output book.tsv\n  wsd tag notes.txt --format jsonl --sense-format name"
+    after_help = "Examples:\n  echo \"The bank raised its rates.\" | wsd tag\n  wsd tag book.txt --method lesk-ext --gloss --output book.tsv\n  wsd tag notes.txt --format jsonl --sense-format name\n  wsd tag notes.txt --top 3 --explain"
 )]
 pub struct Args {
     /// Text files to tag; `-` (or nothing) reads standard input.
@@ -52,6 +52,17 @@ pub struct Args {
     /// Add the sense's definition (tsv and jsonl).
     #[arg(long)]
     pub gloss: bool,
+    /// Add the K best senses with a probability each, calibrated on
+    /// SemCor's train split (tsv: a `top` column `key:prob;key:prob`;
+    /// jsonl: `top`, an array of {sense, prob}, and `calibrated`).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub top: Option<u16>,
+    /// Add the evidence of each answer: Lesk's overlapping words, the
+    /// similarity's closest context word and common ancestor, NB's
+    /// strongest features, kNN's sense vector and cosine (tsv: an
+    /// `evidence` column; jsonl: `evidence`).
+    #[arg(long)]
+    pub explain: bool,
     /// Which tokens to disambiguate: content (open-class words, the default),
     /// all (every word WordNet knows, function words too), or a
     /// comma-separated list of lemmas.
@@ -80,6 +91,11 @@ pub struct Args {
 /// Run `wsd tag`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let threads = super::args::threads(args.threads)?;
+    if args.format == TagFormat::Key && (args.top.is_some() || args.explain) {
+        anyhow::bail!(
+            "--top and --explain add columns to --format tsv or jsonl; --format key has one sense per line and no room for them"
+        );
+    }
     refuse_repeated_inputs(&args.inputs)?;
     if let Some(out) = &args.output {
         // Before any work (loading, training a missing POS model).
@@ -111,6 +127,22 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let mut writer = TagWriter::new(inv, args.format, method.name());
     writer.sense_format = args.sense_format;
     writer.gloss = args.gloss;
+    writer.top = args.top.map_or(0, usize::from);
+    writer.explain = args.explain;
+    if writer.top > 0 && !cli.quiet {
+        let uncalibrated: Vec<&str> = spec
+            .methods()
+            .iter()
+            .map(|m| m.name)
+            .filter(|m| !writer.calibration.has(m))
+            .collect();
+        if !uncalibrated.is_empty() {
+            eprintln!(
+                "wsd: no calibration for {}: its probabilities are normalised scores, not calibrated (jsonl: \"calibrated\": false)",
+                uncalibrated.join(", ")
+            );
+        }
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

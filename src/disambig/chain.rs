@@ -4,7 +4,7 @@
 //! An answer of a later method that decided on its own terms is marked
 //! [`FallbackReason::BackOff`]: the chain's first choice abstained there.
 
-use super::{Candidates, Decision, Disambiguator, FallbackReason, Prediction};
+use super::{Candidates, Decision, Disambiguator, Evidence, FallbackReason, Prediction};
 use crate::corpus::{Document, Target};
 use crate::wordnet::{Inventory, Sense};
 
@@ -75,5 +75,27 @@ impl Disambiguator for Chain<'_> {
             }
         }
         out
+    }
+
+    /// The method that answered explains (found by name; a nested chain
+    /// such as `mfs-semcor`'s by one of its names).
+    fn explain(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+        prediction: &Prediction,
+    ) -> Option<Evidence> {
+        let m = self
+            .methods
+            .iter()
+            .find(|m| m.name() == prediction.method)
+            .or_else(|| {
+                self.methods
+                    .iter()
+                    .find(|m| m.name().split(',').any(|n| n == prediction.method))
+            })?;
+        m.explain(inv, doc, target, candidates, prediction)
     }
 }

@@ -15,7 +15,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{Candidates, Disambiguator, Prediction};
+use super::{Candidates, Disambiguator, Evidence, Prediction};
 use crate::corpus::{Document, Target};
 use crate::wordnet::{Inventory, Pos, Sense};
 
@@ -121,6 +121,19 @@ impl<D: Disambiguator> Disambiguator for OneSensePerDiscourse<D> {
         let mut preds = self.inner.disambiguate_document(inv, doc, targets);
         one_sense_per_discourse(targets.iter().map(|c| &c.target), &mut preds, self.mode);
         preds
+    }
+
+    /// The wrapped method's evidence for the sense in this occurrence's
+    /// context (a reused decision was made on another occurrence's).
+    fn explain(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+        prediction: &Prediction,
+    ) -> Option<Evidence> {
+        self.inner.explain(inv, doc, target, candidates, prediction)
     }
 }
 

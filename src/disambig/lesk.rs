@@ -41,7 +41,7 @@ use std::sync::OnceLock;
 use rustc_hash::FxHashMap;
 
 use super::context::{overlap, weighted_overlap, Normaliser, StemId};
-use super::{Decision, Disambiguator, FallbackReason, Prediction};
+use super::{Decision, Disambiguator, Evidence, FallbackReason, Prediction, Scale, Weighted};
 use crate::corpus::{Document, Target};
 use crate::wordnet::{Inventory, PointerKind, Sense, Synset};
 
@@ -219,8 +219,69 @@ impl Disambiguator for Lesk {
         let evidence: Vec<bool> = scores.iter().map(|&s| s > 0.0).collect();
         let (i, decision) = choose(&scores, &evidence);
         let s = candidates.get(i)?;
-        Some(Prediction::new(s.key.clone(), "lesk", decision, scores[i]))
+        Some(
+            Prediction::new(s.key.clone(), "lesk", decision, scores[i])
+                .with_scores(keyed(candidates, &scores), Scale::Log),
+        )
     }
+
+    fn explain(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+        prediction: &Prediction,
+    ) -> Option<Evidence> {
+        let syn = inv.get(candidates.iter().find(|c| c.key == prediction.key)?.synset)?;
+        let words = self.with_signature(inv, syn, |sig| {
+            overlapping_words(&self.norm, doc, target, self.opts.window, |s| {
+                sig.binary_search(&s).is_ok().then_some(1.0)
+            })
+        });
+        Some(Evidence::Overlap { words, prior: None })
+    }
+}
+
+/// `(key, score)` of each candidate, for [`Prediction::with_scores`].
+fn keyed(candidates: &[Sense], scores: &[f64]) -> Vec<(String, f64)> {
+    candidates
+        .iter()
+        .zip(scores)
+        .map(|(c, &s)| (c.key.clone(), s))
+        .collect()
+}
+
+/// The context words of `target` (as [`Normaliser::context`] reads them)
+/// whose stem `weight` finds in a signature, once per stem, in reading
+/// order, with that weight.
+fn overlapping_words(
+    norm: &Normaliser,
+    doc: &Document,
+    target: &Target,
+    window: Window,
+    weight: impl Fn(StemId) -> Option<f64>,
+) -> Vec<Weighted> {
+    let own = norm.stem_set(&target.lemma);
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    let mut stems = Vec::new();
+    for (si, ti) in super::context::window_tokens(doc, target, window) {
+        let t = &doc.sentences[si].tokens[ti];
+        let word = t.lemma.as_deref().unwrap_or(&t.text);
+        stems.clear();
+        norm.stems_into(word, &mut stems);
+        for &s in &stems {
+            if own.binary_search(&s).is_ok() || seen.contains(&s) {
+                continue;
+            }
+            if let Some(w) = weight(s) {
+                seen.push(s);
+                out.push(Weighted::new(word, w));
+            }
+        }
+    }
+    out
 }
 
 /// Weights of the relations whose glosses extend a signature in
@@ -472,12 +533,31 @@ impl Disambiguator for ExtendedLesk {
         };
         let (i, decision) = choose(&scores, &evidence);
         let s = candidates.get(i)?;
-        Some(Prediction::new(
-            s.key.clone(),
-            "lesk-ext",
-            decision,
-            scores[i],
-        ))
+        Some(
+            Prediction::new(s.key.clone(), "lesk-ext", decision, scores[i])
+                .with_scores(keyed(candidates, &scores), Scale::Log),
+        )
+    }
+
+    fn explain(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+        prediction: &Prediction,
+    ) -> Option<Evidence> {
+        let i = candidates.iter().position(|c| c.key == prediction.key)?;
+        let syn = inv.get(candidates[i].synset)?;
+        let words = self.with_signature(inv, syn, |sig| {
+            overlapping_words(&self.norm, doc, target, self.opts.window, |s| {
+                sig.binary_search_by_key(&s, |&(k, _)| k)
+                    .ok()
+                    .map(|j| sig[j].1 as f64)
+            })
+        });
+        let prior = (self.opts.prior != 0.0).then(|| self.opts.prior * log_prior(candidates)[i]);
+        Some(Evidence::Overlap { words, prior })
     }
 }
 

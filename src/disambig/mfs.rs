@@ -1,7 +1,7 @@
 //! The most-frequent-sense baseline: WordNet's first sense (senses are
 //! ordered by SemCor tag counts), the baseline every method must beat.
 
-use super::{Disambiguator, Prediction};
+use super::{Disambiguator, Evidence, Prediction, Scale};
 use crate::corpus::{Document, Target};
 use crate::wordnet::{Inventory, Sense};
 
@@ -21,10 +21,51 @@ impl Disambiguator for FirstSense {
         _target: &Target,
         candidates: &[Sense],
     ) -> Option<Prediction> {
-        candidates
-            .first()
-            .map(|s| Prediction::decided(s.key.clone(), "mfs", s.tag_count as f64))
+        let first = candidates.first()?;
+        let scores = candidates
+            .iter()
+            .map(|s| (s.key.clone(), s.tag_count as f64))
+            .collect();
+        Some(
+            Prediction::decided(first.key.clone(), "mfs", first.tag_count as f64)
+                .with_scores(scores, Scale::Counts),
+        )
     }
+
+    fn explain(
+        &self,
+        _inv: &Inventory,
+        _doc: &Document,
+        _target: &Target,
+        candidates: &[Sense],
+        prediction: &Prediction,
+    ) -> Option<Evidence> {
+        frequency(
+            candidates.iter().map(|s| (&s.key, s.tag_count as u64)),
+            &prediction.key,
+            "WordNet tag count",
+        )
+    }
+}
+
+/// [`Evidence::Frequency`] of `key` among the counted candidates.
+fn frequency<'a>(
+    counts: impl Iterator<Item = (&'a String, u64)>,
+    key: &str,
+    source: &str,
+) -> Option<Evidence> {
+    let (mut count, mut total) = (None, 0);
+    for (k, n) in counts {
+        total += n;
+        if k == key {
+            count = Some(n);
+        }
+    }
+    Some(Evidence::Frequency {
+        count: count?,
+        total,
+        source: source.to_string(),
+    })
 }
 
 /// The most frequent sense counted on a sense-tagged corpus (SemCor's train
@@ -72,6 +113,15 @@ impl CorpusMfs {
     }
 }
 
+impl CorpusMfs {
+    fn count(&self, counted: &[(String, u32)], key: &str) -> u32 {
+        counted
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or(0, |(_, n)| *n)
+    }
+}
+
 impl Disambiguator for CorpusMfs {
     fn name(&self) -> &str {
         "mfs-semcor"
@@ -95,6 +145,32 @@ impl Disambiguator for CorpusMfs {
                 }
             }
         }
-        best.map(|(s, n)| Prediction::decided(s.key.clone(), "mfs-semcor", n as f64))
+        let (s, n) = best?;
+        let scores = candidates
+            .iter()
+            .map(|c| (c.key.clone(), self.count(counted, &c.key) as f64))
+            .collect();
+        Some(
+            Prediction::decided(s.key.clone(), "mfs-semcor", n as f64)
+                .with_scores(scores, Scale::Counts),
+        )
+    }
+
+    fn explain(
+        &self,
+        _inv: &Inventory,
+        _doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+        prediction: &Prediction,
+    ) -> Option<Evidence> {
+        let counted = self.best.get(&(target.lemma.clone(), target.pos))?;
+        frequency(
+            candidates
+                .iter()
+                .map(|c| (&c.key, self.count(counted, &c.key) as u64)),
+            &prediction.key,
+            "SemCor train count",
+        )
     }
 }

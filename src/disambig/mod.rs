@@ -20,9 +20,11 @@
 //!
 //! Methods are built by name through the [`registry`].
 
+pub mod calibration;
 pub mod chain;
 pub mod context;
 pub mod discourse;
+mod evidence;
 pub mod knn;
 pub mod lesk;
 mod lesk_stopwords;
@@ -32,7 +34,9 @@ mod nb_params;
 pub mod registry;
 pub mod similarity;
 
+pub use calibration::{Calibration, Scale};
 pub use chain::Chain;
+pub use evidence::{Evidence, Weighted};
 pub use mfs::{CorpusMfs, FirstSense};
 pub use registry::{Method, MethodOptions, MethodSpec};
 
@@ -147,8 +151,18 @@ pub struct Prediction {
     /// Who decided and why.
     pub decision: Decision,
     /// The method's score for the chosen sense (overlap, log-probability,
-    /// cosine…; its scale depends on the method).
+    /// cosine…; its scale depends on the method, see [`Prediction::scale`]).
     pub score: f64,
+    /// The raw score of every candidate the method scored, in WordNet
+    /// order (the chosen one among them). Empty when the method gave only
+    /// its winner; candidates a method cannot score (an NB sense never
+    /// seen in training, a kNN synset without a vector) are left out.
+    pub scores: Vec<(String, f64)>,
+    /// How [`Prediction::scores`] become probabilities over the candidates
+    /// ([`Prediction::distribution`]).
+    pub scale: Scale,
+    /// Why the method chose as it did, when asked ([`Disambiguator::explain`]).
+    pub evidence: Option<Evidence>,
 }
 
 impl Prediction {
@@ -164,12 +178,43 @@ impl Prediction {
             method: method.into(),
             decision,
             score,
+            scores: Vec::new(),
+            scale: Scale::default(),
+            evidence: None,
         }
     }
 
     /// A method that answered on its own evidence.
     pub fn decided(key: impl Into<String>, method: impl Into<String>, score: f64) -> Prediction {
         Prediction::new(key, method, Decision::Decided, score)
+    }
+
+    /// With the raw scores of the candidates and how to normalise them.
+    pub fn with_scores(mut self, scores: Vec<(String, f64)>, scale: Scale) -> Prediction {
+        self.scores = scores;
+        self.scale = scale;
+        self
+    }
+
+    /// The candidates' scores normalised to probabilities (summing to 1),
+    /// best first: the chosen sense first, then the others by probability,
+    /// WordNet order among equals. Without [`Prediction::scores`], the
+    /// chosen sense alone with probability 1.
+    pub fn distribution(&self) -> Vec<(String, f64)> {
+        let mut scores = self.scores.clone();
+        if !scores.iter().any(|(k, _)| *k == self.key) {
+            // A method that gave no scores, or not the winner's.
+            scores.push((self.key.clone(), self.score));
+        }
+        let raw: Vec<f64> = scores.iter().map(|(_, s)| *s).collect();
+        let probs = self.scale.normalise(&raw);
+        let mut out: Vec<(String, f64)> = scores.into_iter().map(|(k, _)| k).zip(probs).collect();
+        let chosen = out.iter().position(|(k, _)| *k == self.key).unwrap_or(0);
+        let first = out.remove(chosen);
+        // Stable: WordNet order among equal probabilities.
+        out.sort_by(|a, b| b.1.total_cmp(&a.1));
+        out.insert(0, first);
+        out
     }
 
     /// `"lesk"` for a decision on evidence, else `"lesk (tie)"`,
@@ -181,6 +226,16 @@ impl Prediction {
             d => format!("{} ({})", self.method, d.label()),
         }
     }
+}
+
+/// The raw scores of `candidates` as [`Prediction::scores`] wants them:
+/// `(key, score)` in WordNet order, candidates without a score left out.
+pub fn scored(candidates: &[Sense], scores: &[Option<f64>]) -> Vec<(String, f64)> {
+    candidates
+        .iter()
+        .zip(scores)
+        .filter_map(|(c, s)| s.filter(|s| s.is_finite()).map(|s| (c.key.clone(), s)))
+        .collect()
 }
 
 /// A word-sense disambiguation method.
@@ -213,6 +268,38 @@ pub trait Disambiguator: Send + Sync {
             .map(|c| self.disambiguate(inv, doc, &c.target, &c.senses))
             .collect()
     }
+
+    /// The evidence behind `prediction`, an answer this method gave for
+    /// `target` (`--explain`). Computed on request only, since it costs
+    /// more than the decision; the default has none to give.
+    fn explain(
+        &self,
+        _inv: &Inventory,
+        _doc: &Document,
+        _target: &Target,
+        _candidates: &[Sense],
+        _prediction: &Prediction,
+    ) -> Option<Evidence> {
+        None
+    }
+}
+
+/// Fill [`Prediction::evidence`] for every answer of a document
+/// ([`decide_document`]'s output), asking `method` to explain each.
+pub fn explain_document(
+    method: &dyn Disambiguator,
+    inv: &Inventory,
+    doc: &Document,
+    targets: &[Candidates<'_>],
+    preds: &mut [Option<Prediction>],
+) {
+    for (c, p) in targets.iter().zip(preds.iter_mut()) {
+        if let Some(p) = p {
+            if p.decision != Decision::SingleSense {
+                p.evidence = method.explain(inv, doc, &c.target, &c.senses, p);
+            }
+        }
+    }
 }
 
 /// The name single-sense decisions carry in [`Prediction::method`].
@@ -233,12 +320,10 @@ pub fn decide_document(
         match &*c.senses {
             [] => {}
             [only] => {
-                out[i] = Some(Prediction::new(
-                    only.key.clone(),
-                    SINGLE_SENSE,
-                    Decision::SingleSense,
-                    1.0,
-                ))
+                out[i] = Some(
+                    Prediction::new(only.key.clone(), SINGLE_SENSE, Decision::SingleSense, 1.0)
+                        .with_scores(vec![(only.key.clone(), 1.0)], Scale::Share),
+                )
             }
             _ => open.push(i),
         }
@@ -281,6 +366,16 @@ macro_rules! delegate {
                 targets: &[Candidates<'_>],
             ) -> Vec<Option<Prediction>> {
                 (**self).disambiguate_document(inv, doc, targets)
+            }
+            fn explain(
+                &self,
+                inv: &Inventory,
+                doc: &Document,
+                target: &Target,
+                candidates: &[Sense],
+                prediction: &Prediction,
+            ) -> Option<Evidence> {
+                (**self).explain(inv, doc, target, candidates, prediction)
             }
         }
     };

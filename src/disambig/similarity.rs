@@ -28,10 +28,10 @@
 use std::sync::{Arc, OnceLock};
 
 use super::context::{window_tokens, Window};
-use super::{Decision, Disambiguator, FallbackReason, Prediction};
+use super::{Decision, Disambiguator, Evidence, FallbackReason, Prediction, Scale};
 use crate::corpus::{Document, Target};
 use crate::wordnet::similarity::{ic_from_tag_counts, Ic, Measure, Similarity, SimilarityCache};
-use crate::wordnet::{Inventory, Pos, Sense, SynsetId};
+use crate::wordnet::{canonical_name, offset_string, Inventory, Pos, Sense, SynsetId};
 
 /// Options of [`SimilarityWsd`].
 #[derive(Clone, Debug)]
@@ -117,13 +117,13 @@ impl SimilarityWsd {
     }
 
     /// The context words' candidate synsets: one list per context word of
-    /// the target's category.
+    /// the target's category, with the word.
     fn context_synsets(
         &self,
         inv: &Inventory,
         doc: &Document,
         target: &Target,
-    ) -> Vec<Vec<SynsetId>> {
+    ) -> Vec<(String, Vec<SynsetId>)> {
         let mut out = Vec::new();
         for (si, ti) in window_tokens(doc, target, self.opts.window) {
             let t = &doc.sentences[si].tokens[ti];
@@ -147,7 +147,7 @@ impl SimilarityWsd {
                 senses.truncate(self.opts.max_context_senses);
             }
             if !senses.is_empty() {
-                out.push(senses);
+                out.push((t.text.clone(), senses));
             }
         }
         out
@@ -167,16 +167,12 @@ impl SimilarityWsd {
         let ctx = self.context_synsets(inv, doc, target);
         let sim = self.sim(inv);
         let ic = self.ic(inv);
-        let cap = if self.opts.measure == Measure::Jcn {
-            1.0
-        } else {
-            f64::INFINITY
-        };
+        let cap = self.cap();
         candidates
             .iter()
             .map(|c| {
                 ctx.iter()
-                    .map(|word| {
+                    .map(|(_, word)| {
                         word.iter()
                             .filter_map(|&s| {
                                 sim.measure(self.opts.measure, c.synset, s, ic)
@@ -189,6 +185,17 @@ impl SimilarityWsd {
                     .sum()
             })
             .collect()
+    }
+}
+
+impl SimilarityWsd {
+    /// jcn's "infinite" similarity is capped at 1 (see the module docs).
+    fn cap(&self) -> f64 {
+        if self.opts.measure == Measure::Jcn {
+            1.0
+        } else {
+            f64::INFINITY
+        }
     }
 }
 
@@ -219,11 +226,69 @@ impl Disambiguator for SimilarityWsd {
         };
         let i = if best <= 0.0 { 0 } else { i };
         let s = candidates.get(i)?;
-        Some(Prediction::new(
-            s.key.clone(),
-            self.name.clone(),
-            decision,
-            scores.get(i).copied().unwrap_or(0.0),
-        ))
+        let keyed = candidates
+            .iter()
+            .zip(&scores)
+            .map(|(c, &v)| (c.key.clone(), v))
+            .collect();
+        Some(
+            Prediction::new(
+                s.key.clone(),
+                self.name.clone(),
+                decision,
+                scores.get(i).copied().unwrap_or(0.0),
+            )
+            .with_scores(keyed, Scale::Share),
+        )
+    }
+
+    fn explain(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+        prediction: &Prediction,
+    ) -> Option<Evidence> {
+        let chosen = candidates.iter().find(|c| c.key == prediction.key)?.synset;
+        if !matches!(target.pos, Pos::Noun | Pos::Verb) {
+            return None;
+        }
+        let sim = self.sim(inv);
+        let ic = self.ic(inv);
+        let cap = self.cap();
+        let mut best: Option<(f64, &str, SynsetId)> = None;
+        let ctx = self.context_synsets(inv, doc, target);
+        for (word, senses) in &ctx {
+            for &s in senses {
+                let Some(v) = sim
+                    .measure(self.opts.measure, chosen, s, ic)
+                    .ok()
+                    .flatten()
+                    .map(|v| v.min(cap))
+                else {
+                    continue;
+                };
+                if v > 0.0 && best.is_none_or(|(b, _, _)| v > b) {
+                    best = Some((v, word, s));
+                }
+            }
+        }
+        let (similarity, word, other) = best?;
+        let name = |id: SynsetId| {
+            inv.get(id)
+                .and_then(|syn| canonical_name(inv, syn).ok())
+                .unwrap_or_else(|| offset_string(id, None))
+        };
+        let ancestor = sim.lowest_common_hypernym(chosen, other);
+        Some(Evidence::Ancestor {
+            word: word.to_string(),
+            word_sense: name(other),
+            similarity,
+            ancestor: ancestor.map(name),
+            ancestor_depth: ancestor.and_then(|a| sim.max_depth(a)),
+            sense_depth: sim.max_depth(chosen).unwrap_or(0),
+            word_depth: sim.max_depth(other).unwrap_or(0),
+        })
     }
 }

@@ -291,7 +291,13 @@ impl Tagger<'_> {
             Some(_) => return Err(fail(Some(id), "text must be a string".into())),
         };
         let doc_id = id_string(&id);
-        let a = analyse(self.pipeline, self.method, self.inv, &doc_id, &body, 0);
+        let a = analyse(
+            self.pipeline,
+            self.method,
+            self.inv,
+            (&doc_id, &body, 0),
+            self.writer.explain,
+        );
         let tokens = a.doc.sentences.iter().map(|s| s.tokens.len()).sum();
         let formatted = self
             .writer

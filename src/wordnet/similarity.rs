@@ -331,6 +331,20 @@ impl<'a> Similarity<'a> {
         self.index(id).map(|i| self.depths().max[i] as u32)
     }
 
+    /// The lowest common hypernym (or self) of two synsets of one part of
+    /// speech: of their common ancestors, the deepest by max depth (as
+    /// NLTK's `lowest_common_hypernyms`; the first in inventory order on a
+    /// tie); `None` when they share none (verbs of different trees).
+    pub fn lowest_common_hypernym(&self, a: SynsetId, b: SynsetId) -> Option<SynsetId> {
+        let (i, j) = self.pair(a, b)?;
+        let depths = self.depths();
+        let k = self
+            .common(i, j)
+            .into_iter()
+            .max_by_key(|&k| (depths.max[k], std::cmp::Reverse(k)))?;
+        Some(self.inv.synsets()[k].id)
+    }
+
     /// The deepest max depth of a category (19 for nouns in WordNet 3.0).
     pub fn taxonomy_depth(&self, pos: Pos) -> u32 {
         self.depths().taxonomy[pos.index()] as u32

@@ -14,7 +14,7 @@ use super::model::{KnnModel, Vectors};
 use super::params::{KnnOptions, KnnParams};
 use super::{argmax, dot, normalized, word_text, METHOD};
 use crate::corpus::{Document, Target};
-use crate::disambig::{Candidates, Disambiguator, Prediction};
+use crate::disambig::{scored, Candidates, Disambiguator, Evidence, Prediction, Scale, Weighted};
 use crate::encoder::Encoder;
 use crate::wordnet::{Inventory, PointerKind, Sense, SynsetId};
 use crate::{Error, Result};
@@ -227,9 +227,9 @@ impl Knn {
             .collect()
     }
 
-    /// k-nearest-instance voting among the candidates; `None` when none of
-    /// them has instances.
-    fn vote(&self, v: &[f32], cands: &[Sense]) -> Option<(usize, f32)> {
+    /// The training instances of the candidates by cosine with `v`,
+    /// nearest first: (cosine, candidate index).
+    fn nearest(&self, v: &[f32], cands: &[Sense]) -> Vec<(f32, usize)> {
         let mut near: Vec<(f32, usize)> = Vec::new();
         for (c, s) in cands.iter().enumerate() {
             if let Some(&e) = self.index.get(&s.synset) {
@@ -238,36 +238,107 @@ impl Knn {
                 }
             }
         }
+        near.sort_by(|a, b| b.0.total_cmp(&a.0));
+        near
+    }
+
+    /// k-nearest-instance voting among the candidates; `None` when none of
+    /// them has instances. Returns the winner, its nearest cosine and the
+    /// votes.
+    fn vote(&self, v: &[f32], cands: &[Sense]) -> Option<(usize, f32, Vec<Option<f32>>)> {
+        let near = self.nearest(v, cands);
         if near.is_empty() {
             return None;
         }
-        near.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut votes: Vec<Option<f32>> = vec![None; cands.len()];
         for &(s, c) in near.iter().take(self.options.k) {
             *votes[c].get_or_insert(0.0) += s;
         }
         let (best, _) = argmax(&votes)?;
         let top = near.iter().find(|(_, c)| *c == best).map(|x| x.0)?;
-        Some((best, top))
+        Some((best, top, votes))
     }
 
-    /// Decide one target given its contextual vector.
+    /// Decide one target given its contextual vector. The prediction's
+    /// scores are the candidates' (cosine + prior), normalised at
+    /// [`TEMPERATURE`], or with `k > 1` the cosine-weighted votes.
     pub fn decide(&self, inv: &Inventory, vector: &[f32], cands: &[Sense]) -> Option<Prediction> {
         let v = normalized(vector);
-        let best = if self.options.k > 1 && self.vectors.instances.rows() > 0 {
+        let voted = if self.options.k > 1 && self.vectors.instances.rows() > 0 {
             self.vote(&v, cands)
-                .or_else(|| argmax(&self.scores(inv, &v, cands)))
         } else {
-            argmax(&self.scores(inv, &v, cands))
+            None
         };
-        let (i, score) = best?;
-        Some(Prediction::decided(
-            cands[i].key.clone(),
-            METHOD,
-            score as f64,
-        ))
+        let (i, score, scores, scale) = match voted {
+            Some((i, top, votes)) => (i, top, votes, Scale::Share),
+            None => {
+                let scores = self.scores(inv, &v, cands);
+                let (i, s) = argmax(&scores)?;
+                (i, s, scores, Scale::Tempered(TEMPERATURE))
+            }
+        };
+        let scores: Vec<Option<f64>> = scores.iter().map(|s| s.map(f64::from)).collect();
+        Some(
+            Prediction::decided(cands[i].key.clone(), METHOD, score as f64)
+                .with_scores(scored(cands, &scores), scale),
+        )
+    }
+
+    /// The evidence for choosing `key` for the vector `vector`: the
+    /// nearest training instances (with `k > 1`), else where the chosen
+    /// synset's vector came from and the cosines. (The model keeps no
+    /// training sentences, only their vectors, so instances are named by
+    /// their sense.)
+    pub fn evidence(
+        &self,
+        inv: &Inventory,
+        vector: &[f32],
+        cands: &[Sense],
+        key: &str,
+    ) -> Option<Evidence> {
+        let v = normalized(vector);
+        if self.options.k > 1 && self.vectors.instances.rows() > 0 {
+            let near = self.nearest(&v, cands);
+            if !near.is_empty() {
+                return Some(Evidence::Neighbours {
+                    neighbours: near
+                        .iter()
+                        .take(self.options.k)
+                        .map(|&(c, i)| Weighted::new(cands[i].key.clone(), c as f64))
+                        .collect(),
+                });
+            }
+        }
+        let id = cands.iter().find(|c| c.key == key)?.synset;
+        let entry = self.index.get(&id).copied();
+        let own = entry.and_then(|i| self.vectors.ctx(i)).is_some();
+        let ctx = self.context_vector(inv, id);
+        let gloss = entry.and_then(|i| self.vectors.gloss(i));
+        let source = match (own, &ctx, gloss) {
+            (true, _, _) => "SemCor centroid",
+            (false, Some(_), _) => "propagated from hypernyms or the lexicographer file",
+            (false, None, Some(_)) => "gloss only",
+            (false, None, None) => "none",
+        };
+        Some(Evidence::SenseVector {
+            source: source.to_string(),
+            examples: if own {
+                entry.map_or(0, |i| self.vectors.entries[i].count)
+            } else {
+                0
+            },
+            cosine: ctx.map(|c| dot(&v, &c) as f64),
+            gloss_cosine: gloss.map(|g| dot(&v, g) as f64),
+        })
     }
 }
+
+/// Softmax temperature of kNN's scores: the cosines of one target with
+/// its candidates' vectors differ by hundredths, so at temperature 1 every
+/// distribution would be nearly uniform; at 0.05 a lead of 0.1 in cosine
+/// is a factor e² ≈ 7.4. Only the spread of the normalised probabilities
+/// depends on it, not the ranking.
+pub const TEMPERATURE: f64 = 0.05;
 
 impl Disambiguator for Knn {
     fn name(&self) -> &str {
@@ -325,5 +396,25 @@ impl Disambiguator for Knn {
                 self.decide(inv, v, &c.senses)
             })
             .collect()
+    }
+
+    fn explain(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+        prediction: &Prediction,
+    ) -> Option<Evidence> {
+        let words: Vec<String> = doc
+            .sentences
+            .get(target.sentence)?
+            .tokens
+            .iter()
+            .map(|t| word_text(&t.text))
+            .collect();
+        let vecs = self.encoder.encode_words(&[words]);
+        let v = vecs.first()?.get(target.token)?;
+        self.evidence(inv, v, candidates, &prediction.key)
     }
 }

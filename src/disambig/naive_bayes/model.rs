@@ -6,12 +6,13 @@
 use rustc_hash::FxHashMap;
 
 use super::features::{
-    extract, family_of, Lookup, FAM_NGRAM, FAM_SENTENCE, FAM_TAG, FAM_WINDOW, FAM_WORD, NGRAM_SPANS,
+    extract, family_of, Lookup, FAM_NGRAM, FAM_SENTENCE, FAM_TAG, FAM_WINDOW, FAM_WORD, LOW56,
+    NGRAM_SPANS,
 };
 use super::params::{FamilyWeights, NbFacts, NbParams};
 use super::METHOD;
 use crate::corpus::{Document, Target};
-use crate::disambig::{Candidates, Disambiguator, Prediction};
+use crate::disambig::{Candidates, Disambiguator, Evidence, Prediction, Scale, Weighted};
 use crate::wordnet::{Inventory, Pos, Sense};
 
 /// A trained (lemma, POS): its senses, example counts, and per feature the
@@ -324,11 +325,117 @@ impl NaiveBayes {
         };
         model.log_joint(feats, &scoring, scores);
         let (s, log_post) = decide(scores, &order)?;
-        Some(Prediction::decided(
-            model.senses[s].clone(),
-            METHOD,
-            log_post,
-        ))
+        // The log joint of each trained candidate, in WordNet order: its
+        // softmax is the posterior over them.
+        let mut keyed: Vec<(usize, String, f64)> = order
+            .iter()
+            .zip(scores.iter())
+            .enumerate()
+            .filter_map(|(i, (o, &sc))| match o {
+                Some(o) if sc.is_finite() => Some((*o, model.senses[i].clone(), sc)),
+                _ => None,
+            })
+            .collect();
+        keyed.sort_by_key(|k| k.0);
+        Some(
+            Prediction::decided(model.senses[s].clone(), METHOD, log_post).with_scores(
+                keyed.into_iter().map(|(_, k, sc)| (k, sc)).collect(),
+                Scale::Log,
+            ),
+        )
+    }
+
+    /// The strongest features behind `prediction` (see
+    /// [`Evidence::Features`]): per feature of the context, summed over its
+    /// occurrences, `w · (ln P(f|chosen) − ln P(f|runner-up))`; the five
+    /// largest positive ones.
+    fn features_for(
+        &self,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+        prediction: &Prediction,
+    ) -> Option<Evidence> {
+        let (lemma, pos) = key_lemma_pos(&candidates.first()?.key)?;
+        let &mi = self.index[pos_index(pos)].get(lemma)?;
+        let model = &self.models[mi as usize].2;
+        let chosen = model.senses.iter().position(|k| *k == prediction.key)?;
+        // The runner-up: the next sense of the prediction's distribution.
+        let against = prediction
+            .distribution()
+            .get(1)
+            .and_then(|(k, _)| model.senses.iter().position(|s| s == k));
+        let Some(other) = against else {
+            return Some(Evidence::Features {
+                against: None,
+                features: Vec::new(),
+            });
+        };
+        let mut feats = Vec::new();
+        self.features_of(doc, target, &mut feats);
+        let alpha = sane_alpha(self.params.alpha);
+        let v = model.vocabulary() as f64;
+        let ln_p = |i: usize, s: usize| {
+            let (a, b) = (model.starts[i] as usize, model.starts[i + 1] as usize);
+            let c = model.ent_sense[a..b]
+                .iter()
+                .position(|&x| x as usize == s)
+                .map_or(0, |j| model.ent_count[a + j]);
+            (c as f64 + alpha).ln() - (model.tokens[s] as f64 + alpha * v).ln()
+        };
+        let mut by_key: Vec<(u64, f64)> = Vec::new();
+        for &f in &feats {
+            let Ok(i) = model.keys.binary_search(&f) else {
+                continue;
+            };
+            let w = self.weight[(family_of(f) & 63) as usize];
+            if w == 0.0 {
+                continue;
+            }
+            let d = w * (ln_p(i, chosen) - ln_p(i, other));
+            match by_key.iter_mut().find(|(k, _)| *k == f) {
+                Some(e) => e.1 += d,
+                None => by_key.push((f, d)),
+            }
+        }
+        by_key.retain(|(_, d)| *d > 0.0);
+        by_key.sort_by(|a, b| b.1.total_cmp(&a.1));
+        by_key.truncate(5);
+        Some(Evidence::Features {
+            against: Some(model.senses[other].clone()),
+            features: by_key
+                .into_iter()
+                .map(|(f, d)| Weighted::new(self.feature_name(f), d))
+                .collect(),
+        })
+    }
+
+    /// A feature key spelt for people: `window:river`, `sentence:water`,
+    /// `w-1=the`, `p+1=NOUN`, `ngram(-2,-1)#…` (n-grams are hashed).
+    fn feature_name(&self, key: u64) -> String {
+        let fam = family_of(key);
+        let value = key & LOW56;
+        let word = || {
+            self.words
+                .get(value as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("#{value}"))
+        };
+        match fam {
+            FAM_WINDOW => format!("window:{}", word()),
+            FAM_SENTENCE => format!("sentence:{}", word()),
+            f if (FAM_WORD..FAM_WORD + 7).contains(&f) => {
+                format!("w{:+}={}", f as i32 - FAM_WORD as i32 - 3, word()).replace("w+0", "w0")
+            }
+            f if (FAM_TAG..FAM_TAG + 7).contains(&f) => {
+                format!("p{:+}={}", f as i32 - FAM_TAG as i32 - 3, word()).replace("p+0", "p0")
+            }
+            f if (FAM_NGRAM..FAM_NGRAM + NGRAM_SPANS.len() as u8).contains(&f) => {
+                let (a, b) = NGRAM_SPANS[(f - FAM_NGRAM) as usize];
+                format!("ngram({a},{b})#{:x}", value & 0xffff)
+            }
+            f => format!("family{f}#{value}"),
+        }
     }
 }
 
@@ -361,6 +468,17 @@ impl Disambiguator for NaiveBayes {
             .iter()
             .map(|c| self.predict(doc, &c.target, &c.senses, &mut feats, &mut scores))
             .collect()
+    }
+
+    fn explain(
+        &self,
+        _inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+        prediction: &Prediction,
+    ) -> Option<Evidence> {
+        self.features_for(doc, target, candidates, prediction)
     }
 }
 
