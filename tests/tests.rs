@@ -13,6 +13,8 @@
 //! * `knowledge` — similarity measures against NLTK, IC tables, `wsd similarity`,
 //!   Lesk, extended Lesk and similarity-based disambiguation.
 //! * `nb` — Naive Bayes trained on SemCor, scored on SemCor test and SemEval-2007.
+//! * `own_data` — training from evaluation-framework XML + keys, `wsd score` on
+//!   any id form with its warnings, key-file ids independent of the typed path.
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
 //! * `report` — `wsd compare`, `eval --report/--errors`, `wsd errors`: the HTML
 //!   report parsed back against its JSON, the error TSV, the front-end breakdown.
@@ -27,6 +29,7 @@ mod knn;
 mod knowledge;
 mod mini_wordnet;
 mod nb;
+mod own_data;
 mod props;
 mod records;
 mod report;
