@@ -146,3 +146,111 @@ fn ok_stderr(cmd: &mut std::process::Command) -> String {
     assert!(out.status.success(), "{so}\n{se}");
     se
 }
+
+/// A text tagged three ways: sense keys, NLTK names, offsets. Before
+/// issue 12, `wsd score` gave 0.0 to the names against the keys.
+fn tagged_three_ways(dir: &std::path::Path) -> [std::path::PathBuf; 3] {
+    std::fs::write(
+        dir.join("x.txt"),
+        "The bank raised interest rates. The river bank was muddy.\n",
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    for (form, typed) in [
+        ("key", "./x.txt"),
+        ("name", "x.txt"),
+        ("offset", "sub/../x.txt"),
+    ] {
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        let so = ok(tag().current_dir(dir).arg("--wordnet").arg(dict()).args([
+            "-q",
+            "--method",
+            "mfs",
+            "--format",
+            "key",
+            "--sense-format",
+            form,
+            typed,
+        ]));
+        let p = dir.join(format!("{form}.key"));
+        std::fs::write(&p, &so).unwrap();
+        out.push(p);
+    }
+    out.try_into().unwrap()
+}
+
+#[test]
+fn score_resolves_keys_offsets_and_names_on_either_side() {
+    let dir = tempdir();
+    let [keys, names, offsets] = tagged_three_ways(dir.path());
+    // The ids are the same however the path was typed.
+    let ids = |p: &std::path::Path| -> Vec<String> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(|l| l.split(' ').next().unwrap().to_string())
+            .collect()
+    };
+    assert!(
+        ids(&keys).iter().all(|i| i.starts_with("x.txt.s")),
+        "{:?}",
+        ids(&keys)
+    );
+    assert_eq!(ids(&keys), ids(&names));
+    assert_eq!(ids(&keys), ids(&offsets));
+    for (gold, system) in [
+        (&keys, &names),
+        (&names, &keys),
+        (&keys, &offsets),
+        (&offsets, &names),
+    ] {
+        let (out, so, se) = run(wsd()
+            .arg("score")
+            .arg(gold)
+            .arg(system)
+            .args(["--format", "json"]));
+        assert!(out.status.success(), "{se}");
+        let v: serde_json::Value = serde_json::from_str(&so).unwrap();
+        assert_eq!(
+            v["f1"],
+            100.0,
+            "{} vs {}: {so}",
+            gold.display(),
+            system.display()
+        );
+        assert!(se.contains("compared as synsets"), "{se}");
+        assert!(se.contains("is it the gold file"), "{se}");
+    }
+    // Keys against keys: as before, no note about synsets.
+    let (_, so, se) = run(wsd().arg("score").arg(&keys).arg(&keys));
+    assert!(so.contains("100.0"), "{so}");
+    assert!(!se.contains("compared as synsets"), "{se}");
+}
+
+#[test]
+fn score_warns_when_the_arguments_look_swapped() {
+    let dir = tempdir();
+    let system = dir.path().join("mfs.key");
+    let mut args = vec![
+        "-q".to_string(),
+        "eval".into(),
+        "--method".into(),
+        "mfs".into(),
+    ];
+    args.extend(semeval_args());
+    ok(wsd().args(&args).arg("--output").arg(&system));
+    let gold = se07("semeval2007.gold.key.txt");
+    let (out, so, se) = run(wsd().arg("score").arg(&gold).arg(&system));
+    assert!(out.status.success());
+    assert!(so.contains("55.2"), "{so}");
+    assert!(!se.contains("warning"), "{se}");
+    let (out, so, se) = run(wsd().arg("score").arg(&system).arg(&gold));
+    assert!(out.status.success(), "a warning, not a failure");
+    assert!(so.contains("54.9"), "{so}");
+    assert!(se.contains("are the arguments swapped?"), "{se}");
+    // A system run on another text: no id in common.
+    let other = dir.path().join("other.key");
+    std::fs::write(&other, "./x.txt.s0.t1 bank%1:14:00::\n").unwrap();
+    let (_, _, se) = run(wsd().arg("score").arg(&gold).arg(&other));
+    assert!(se.contains("no system id is in the gold"), "{se}");
+}
