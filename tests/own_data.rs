@@ -254,3 +254,89 @@ fn score_warns_when_the_arguments_look_swapped() {
     let (_, _, se) = run(wsd().arg("score").arg(&gold).arg(&other));
     assert!(se.contains("no system id is in the gold"), "{se}");
 }
+
+/// Words as well as synsets: the best pair of same-POS senses, reported;
+/// the bare number in text; JSON with hypernyms, distance and path.
+#[test]
+fn similarity_of_words_common_hypernyms_and_paths() {
+    let (o, so, se) = run(wsd().args(["similarity", "dog", "cat", "--measure", "wup"]));
+    assert!(o.status.success(), "{se}");
+    let v: f64 = so.trim().parse().expect("a bare number");
+    assert!(se.contains("best pair of senses"), "{se}");
+    // The same as the best pair named in JSON, computed on its own.
+    let j: serde_json::Value = serde_json::from_str(&ok(wsd().args([
+        "similarity",
+        "dog",
+        "cat",
+        "--measure",
+        "wup",
+        "--format",
+        "json",
+    ])))
+    .unwrap();
+    assert_eq!(j["value"].as_f64(), Some(v));
+    assert_eq!(j["words"], serde_json::json!(["dog", "cat"]));
+    let pair = ok(wsd().args([
+        "similarity",
+        j["synset1"]["name"].as_str().unwrap(),
+        j["synset2"]["name"].as_str().unwrap(),
+        "--measure",
+        "wup",
+    ]));
+    assert_eq!(pair.trim().parse::<f64>().unwrap(), v);
+    // dog.n.01 and cat.n.01 meet at carnivore.n.01, four edges apart (NLTK).
+    let j: serde_json::Value = serde_json::from_str(&ok(wsd().args([
+        "similarity",
+        "dog.n.01",
+        "cat.n.01",
+        "--format",
+        "json",
+    ])))
+    .unwrap();
+    assert_eq!(j["value"], 0.2);
+    assert_eq!(j["lowest_common_hypernyms"][0]["name"], "carnivore.n.01");
+    assert_eq!(j["distance"], 4);
+    let path = j["path"].as_array().unwrap();
+    assert_eq!(path.len(), 5, "{j}");
+    assert_eq!(path[0], "dog.n.01");
+    assert_eq!(path[2], "carnivore.n.01");
+    assert_eq!(path[4], "cat.n.01");
+    assert_eq!(
+        ok(wsd().args(["similarity", "dog.n.01", "cat.n.01", "--common-hypernym"])),
+        "carnivore.n.01\n"
+    );
+    assert_eq!(
+        ok(wsd().args(["similarity", "dog.n.01", "cat.n.01", "--distance"])),
+        "4\n"
+    );
+    // Words with no senses of a common POS, and --pos.
+    let (o, so, se) = run(wsd().args(["similarity", "quickly", "dog"]));
+    assert!(o.status.success());
+    assert_eq!(so, "no value\n");
+    assert!(se.contains("same part of speech"), "{se}");
+    let (o, _, se) = run(wsd().args(["similarity", "dog", "cat", "--pos", "r"]));
+    assert!(!o.status.success());
+    assert!(se.contains("dog"), "{se}");
+}
+
+/// Verb frames in `wsd synset`, and the frame table equals frames.vrb.
+#[test]
+fn synset_shows_verb_frames() {
+    let out = ok(wsd().args(["synset", "run.v.01"]));
+    assert!(
+        out.contains("frames:\n  Something runs\n  Somebody runs\n"),
+        "{out}"
+    );
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(wsd().args(["synset", "run.v.01", "--format", "json"]))).unwrap();
+    assert_eq!(j["frames"][0]["number"], 1);
+    assert_eq!(j["frames"][0]["text"], "Something runs");
+    let noun = ok(wsd().args(["synset", "dog.n.01"]));
+    assert!(!noun.contains("frames:"), "{noun}");
+    let vrb = std::fs::read_to_string(dict().join("frames.vrb")).unwrap();
+    for (i, line) in vrb.lines().enumerate() {
+        let (n, text) = line.split_once(' ').unwrap();
+        assert_eq!(n.parse::<usize>().unwrap(), i + 1);
+        assert_eq!(wsd::wordnet::frames::FRAMES[i], text.trim());
+    }
+}
