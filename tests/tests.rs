@@ -18,6 +18,7 @@
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
 //! * `report` — `wsd compare`, `eval --report/--errors`, `wsd errors`: the HTML
 //!   report parsed back against its JSON, the error TSV, the front-end breakdown.
+//! * `readme` — every console example of README.md, run and compared.
 //! * `props` — property tests: the parsers never panic on arbitrary input.
 //! * `faults` — fault injection: damaged dictionaries, hostile files, odd
 //!   options, signals during writes, a full disk (issue 16).
@@ -31,6 +32,7 @@ mod mini_wordnet;
 mod nb;
 mod own_data;
 mod props;
+mod readme;
 mod records;
 mod report;
 mod tag;
