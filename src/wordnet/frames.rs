@@ -101,8 +101,8 @@ fn third_person(verb: &str) -> String {
 fn participle(verb: &str) -> String {
     let chars: Vec<char> = verb.chars().collect();
     let n = chars.len();
-    if verb.ends_with("ie") {
-        return format!("{}ying", &verb[..verb.len() - 2]);
+    if let Some(stem) = verb.strip_suffix("ie") {
+        return format!("{stem}ying");
     }
     if n > 2
         && verb.ends_with('e')
