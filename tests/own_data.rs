@@ -340,3 +340,37 @@ fn synset_shows_verb_frames() {
         assert_eq!(wsd::wordnet::frames::FRAMES[i], text.trim());
     }
 }
+
+/// knn from XML alone, on the five-instance fixture (a full knn training
+/// takes about ten minutes): it answers bank with the sense the fixture
+/// tagged.
+#[test]
+fn train_knn_from_a_tiny_xml() {
+    let dir = tempdir();
+    let model = dir.path().join("knn.wsd");
+    let fx = root().join("tests/fixtures");
+    let se = ok_stderr(
+        wsd()
+            .args(["train", "--method", "knn", "--gloss", "none", "--xml"])
+            .arg(fx.join("tiny.data.xml"))
+            .arg("--gold")
+            .arg(fx.join("tiny.gold.key.txt"))
+            .arg("--output")
+            .arg(&model),
+    );
+    assert!(
+        se.contains("knn trained on 2 documents, 3 sentences, 4 tagged tokens"),
+        "{se}"
+    );
+    let header = wsd::model_io::read_header(&model).unwrap();
+    assert_eq!(header.method, "knn");
+    let (code, so, se) = run_stdin(
+        tag()
+            .args(["--method", "knn,mfs", "--model"])
+            .arg(&model)
+            .args(["--format", "key"]),
+        b"The bank raised interest rates.",
+    );
+    assert_eq!(code, 0, "{se}");
+    assert!(so.contains("stdin.s0.t1 bank%1:17:01::"), "{so}");
+}
