@@ -12,6 +12,7 @@
 //! jsonl`) are tagged by [`Tagger::tag_records`] ([`records`]).
 
 use std::io::{Read, Write};
+use std::path::{Component, Path, PathBuf};
 
 pub mod records;
 
@@ -25,6 +26,53 @@ use crate::output::TagWriter;
 use crate::pipeline::Pipeline;
 use crate::text::blocks::{BlockReader, InputError};
 use crate::wordnet::Inventory;
+
+/// The document id of an input file, which starts every instance id of
+/// `wsd tag --format key` (`ID.sN.tM`) and fills the `doc` column.
+///
+/// It must not depend on how the path was typed, or the key file of
+/// `wsd tag ./x.txt` would not score against one made with `wsd tag x.txt`.
+/// The rule: the path made absolute against `cwd` and normalised lexically
+/// (`.` components dropped, `a/..` removed, repeated separators collapsed;
+/// symlinks are not followed), then written relative to `cwd` when it lies
+/// under it, else absolute; whitespace becomes `_`, since key-file fields
+/// are separated by whitespace. So `x.txt`, `./x.txt`, `sub/../x.txt` and
+/// `$PWD/x.txt` are all `x.txt`, and `../y/x.txt` is `/abs/y/x.txt`.
+/// Standard input is `stdin`; JSON-lines records use their own `id`.
+pub fn document_id(path: &Path, cwd: Option<&Path>) -> String {
+    let abs = match cwd {
+        Some(c) if path.is_relative() => c.join(path),
+        _ => path.to_path_buf(),
+    };
+    let norm = normalise_lexically(&abs);
+    let shown = cwd
+        .map(normalise_lexically)
+        .and_then(|c| norm.strip_prefix(&c).ok().map(Path::to_path_buf))
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .unwrap_or(norm);
+    shown
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c.is_whitespace() { '_' } else { c })
+        .collect()
+}
+
+/// `path` without `.` components and with each `dir/..` pair removed.
+fn normalise_lexically(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
 
 /// What a run of [`Tagger::tag`] got through.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -165,5 +213,39 @@ impl Tagger<'_> {
                 return Err(TagError::Input { error, stats });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod id_tests {
+    use super::*;
+
+    #[test]
+    fn document_ids_do_not_depend_on_the_spelling_of_the_path() {
+        let cwd = Path::new("/home/u/work");
+        for typed in [
+            "x.txt",
+            "./x.txt",
+            ".//x.txt",
+            "sub/../x.txt",
+            "/home/u/work/x.txt",
+            "/home/u/work/./x.txt",
+        ] {
+            assert_eq!(document_id(Path::new(typed), Some(cwd)), "x.txt", "{typed}");
+        }
+        assert_eq!(document_id(Path::new("d/x.txt"), Some(cwd)), "d/x.txt");
+        assert_eq!(
+            document_id(Path::new("../y/x.txt"), Some(cwd)),
+            "/home/u/y/x.txt"
+        );
+        assert_eq!(
+            document_id(Path::new("/tmp/x.txt"), Some(cwd)),
+            "/tmp/x.txt"
+        );
+        assert_eq!(
+            document_id(Path::new("my notes.txt"), Some(cwd)),
+            "my_notes.txt"
+        );
+        assert_eq!(document_id(Path::new("./x.txt"), None), "x.txt");
     }
 }

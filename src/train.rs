@@ -9,13 +9,125 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::corpus::{read_xml, Document};
+use crate::corpus::{attach_gold, read_key_file, read_semcor, read_xml, Document, Split};
 use crate::disambig::knn::{GlossPooling, GlossScope, KnnModel, KnnParams};
 use crate::disambig::naive_bayes::{NaiveBayes, NbParams};
 use crate::model_io;
 use crate::pos::{tagged_sentences, PosTagger, DEFAULT_ITERATIONS};
 use crate::resources::Resources;
-use crate::Result;
+use crate::{Error, Result};
+
+/// Where training documents come from: SemCor, or the evaluation
+/// framework's format (an XML data file and its gold key file), which is
+/// also the format of one's own annotated data.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TrainingSource {
+    /// A SemCor 3.0 folder and the split to read.
+    Semcor {
+        /// The folder holding `brown1`, `brown2`, `brownv`.
+        dir: PathBuf,
+        /// Which documents.
+        split: Split,
+        /// Only the first N documents of the split (quick runs).
+        limit: Option<usize>,
+    },
+    /// An evaluation-framework XML file and its key file (`id key [key…]`).
+    Xml {
+        /// The `DATA.xml` file.
+        data: PathBuf,
+        /// The gold key file.
+        gold: PathBuf,
+    },
+}
+
+impl TrainingSource {
+    /// What the source is, for the model header (`semcor:train`,
+    /// `xml:semeval2007.data.xml`): the file name only, so a model does
+    /// not record where its data happened to be.
+    pub fn label(&self) -> String {
+        match self {
+            TrainingSource::Semcor { split, limit, .. } => match limit {
+                Some(n) => format!("semcor:{split}:first-{n}"),
+                None => format!("semcor:{split}"),
+            },
+            TrainingSource::Xml { data, .. } => format!(
+                "xml:{}",
+                data.file_name()
+                    .unwrap_or(data.as_os_str())
+                    .to_string_lossy()
+            ),
+        }
+    }
+}
+
+/// Training documents read from one or more [`TrainingSource`]s.
+#[derive(Clone, Debug, Default)]
+pub struct TrainingData {
+    /// The documents, in source order, with gold keys on the instance tokens.
+    pub docs: Vec<Document>,
+    /// The label of the mix, for the model header (`semcor:train+xml:a.data.xml`).
+    pub label: String,
+    /// Things the user should know but that do not stop training (key-file
+    /// ids that no instance of its XML has), one line each.
+    pub notes: Vec<String>,
+}
+
+/// Read the training documents of several sources, in order.
+///
+/// An XML file whose key file gives no key to any of its instances is an
+/// error (the two files do not belong together: training would silently
+/// learn nothing from them). Key-file ids that the XML lacks are only a
+/// note, since a key file may cover more than one data file.
+pub fn training_documents(sources: &[TrainingSource]) -> Result<TrainingData> {
+    let mut out = TrainingData::default();
+    for s in sources {
+        match s {
+            TrainingSource::Semcor { dir, split, limit } => {
+                let d = read_semcor(dir, *split)?;
+                let n = limit.unwrap_or(d.len());
+                out.docs.extend(d.into_iter().take(n));
+            }
+            TrainingSource::Xml { data, gold } => {
+                let mut d = read_xml(data)?;
+                let keys = read_key_file(gold)?;
+                let attached = attach_gold(&mut d, &keys);
+                if attached == 0 {
+                    return Err(Error::bad_parameter(
+                        "--gold",
+                        gold.display(),
+                        format!(
+                            "gives no key to any instance of {} (do the two files belong together?)",
+                            data.display()
+                        ),
+                    ));
+                }
+                if attached < keys.len() {
+                    let ids: std::collections::HashSet<&str> = d
+                        .iter()
+                        .flat_map(|d| d.sentences.iter())
+                        .flat_map(|s| s.tokens.iter())
+                        .filter_map(|t| t.instance.as_deref())
+                        .collect();
+                    let stray = keys.ids().find(|id| !ids.contains(id)).unwrap_or("?");
+                    out.notes.push(format!(
+                        "{}: {} of {} ids are not instances of {} (e.g. {stray}); they are not used",
+                        gold.display(),
+                        keys.len() - attached,
+                        keys.len(),
+                        data.display()
+                    ));
+                }
+                out.docs.extend(d);
+            }
+        }
+    }
+    out.label = sources
+        .iter()
+        .map(TrainingSource::label)
+        .collect::<Vec<_>>()
+        .join("+");
+    Ok(out)
+}
 
 /// Which synsets of a knn model get a gloss vector.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -69,8 +181,21 @@ pub fn naive_bayes(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
     nb.set_split(job.data.clone());
     nb.save(job.output, inv)?;
     let f = nb.facts();
+    let answering = nb.answering_lemmas();
+    let min = nb.params().min_examples;
+    // A lemma below `min_examples` abstains (so that `nb,mfs` backs off);
+    // on a small data set of one's own that can be every lemma.
+    let hint = if answering == 0 {
+        format!(
+            "; no lemma has the {min} examples nb needs to answer, so it will abstain everywhere: lower the threshold with --nb-params '{{\"min_examples\": 1}}'"
+        )
+    } else {
+        format!(
+            "; {answering} lemmas have the {min} examples nb needs to answer, the others abstain"
+        )
+    };
     Ok(format!(
-        "Naive Bayes trained on {} examples of {} lemmas from {} documents in {:.1} s, written to {}",
+        "Naive Bayes trained on {} examples of {} lemmas from {} documents in {:.1} s, written to {}{hint}",
         f.examples,
         f.lemmas,
         f.documents,

@@ -13,11 +13,14 @@
 //! * `knowledge` — similarity measures against NLTK, IC tables, `wsd similarity`,
 //!   Lesk, extended Lesk and similarity-based disambiguation.
 //! * `nb` — Naive Bayes trained on SemCor, scored on SemCor test and SemEval-2007.
+//! * `own_data` — training from evaluation-framework XML + keys, `wsd score` on
+//!   any id form with its warnings, key-file ids independent of the typed path.
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
 //! * `report` — `wsd compare`, `eval --report/--errors`, `wsd errors`: the HTML
 //!   report parsed back against its JSON, the error TSV, the front-end breakdown.
 //! * `answers` — `tag --top/--explain`, `eval --top/--calibration`, `wsd
 //!   calibrate`, and the hand-judged paragraph test (issue 12).
+//! * `readme` — every console example of README.md, run and compared.
 //! * `props` — property tests: the parsers never panic on arbitrary input.
 //! * `faults` — fault injection: damaged dictionaries, hostile files, odd
 //!   options, signals during writes, a full disk (issue 16).
@@ -30,7 +33,9 @@ mod knn;
 mod knowledge;
 mod mini_wordnet;
 mod nb;
+mod own_data;
 mod props;
+mod readme;
 mod records;
 mod report;
 mod tag;

@@ -1,11 +1,13 @@
-//! `wsd synset ID`: one synset with its words, keys, gloss, and optionally
-//! its relations grouped by type and its hypernym paths up to the root.
+//! `wsd synset ID`: one synset with its words, keys, gloss, verb frames
+//! (verbs), and optionally its relations grouped by type and its hypernym
+//! paths up to the root.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::ExitCode;
 
 use super::{Cli, InfoFormat};
+use wsd::wordnet::frames::frame_string;
 use wsd::wordnet::{
     canonical_name, hypernym_paths, lexname, offset_string, resolve_id, sense_key, Dictionary,
     Lookup, SynsetId,
@@ -36,6 +38,17 @@ struct Related {
     words: Option<String>,
 }
 
+/// One verb frame of one word of the synset.
+#[derive(serde::Serialize)]
+struct FrameView {
+    /// The frame's number in WordNet (1–35).
+    number: u8,
+    /// The word it is written out for.
+    lemma: String,
+    /// The frame with the verb in place (`Somebody runs something`).
+    text: String,
+}
+
 #[derive(serde::Serialize)]
 struct View {
     offset: String,
@@ -44,6 +57,9 @@ struct View {
     lemmas: Vec<(String, String)>,
     definition: String,
     examples: Vec<String>,
+    /// Verb frames, per word (empty for other parts of speech).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    frames: Vec<FrameView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     relations: Option<BTreeMap<&'static str, Vec<Related>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -53,6 +69,32 @@ struct View {
 fn short(d: &Lookup, id: SynsetId) -> anyhow::Result<(String, String)> {
     let s = d.synset(id)?;
     Ok((offset_string(id, Some(s.ss_type)), canonical_name(d, &s)?))
+}
+
+/// The synset's verb frames, word by word in the synset's order (a frame
+/// numbered for word 0 applies to every word), each frame once per word.
+fn frames(syn: &wsd::wordnet::Synset) -> Vec<FrameView> {
+    let mut out = Vec::new();
+    for (w, word) in syn.words.iter().enumerate() {
+        let mut numbers: Vec<u8> = syn
+            .frames
+            .iter()
+            .filter(|f| f.word == 0 || f.word as usize == w + 1)
+            .map(|f| f.number)
+            .collect();
+        numbers.sort_unstable();
+        numbers.dedup();
+        for n in numbers {
+            if let Some(text) = frame_string(n, &word.lemma) {
+                out.push(FrameView {
+                    number: n,
+                    lemma: word.lemma.clone(),
+                    text,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Run `wsd synset`.
@@ -69,6 +111,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             .collect(),
         definition: syn.definition.clone(),
         examples: syn.examples.clone(),
+        frames: frames(&syn),
         relations: None,
         hypernym_paths: None,
     };
@@ -124,6 +167,12 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             writeln!(out, "  {}", view.definition)?;
             for e in &view.examples {
                 writeln!(out, "  \"{e}\"")?;
+            }
+            if !view.frames.is_empty() {
+                writeln!(out, "frames:")?;
+                for f in &view.frames {
+                    writeln!(out, "  {}", f.text)?;
+                }
             }
             if let Some(rel) = &view.relations {
                 for (kind, list) in rel {

@@ -285,7 +285,9 @@ fn tag_input(
             anyhow::bail!("is a directory, not a text file");
         }
         let f = File::open(input).context("cannot open")?;
-        (Box::new(f), Some(meta.len()), input.display().to_string())
+        let cwd = std::env::current_dir().ok();
+        let id = wsd::tagging::document_id(input, cwd.as_deref());
+        (Box::new(f), Some(meta.len()), id)
     };
     // Progress for files of more than a few blocks (stdin has no total).
     let pb = match total {

@@ -10,17 +10,17 @@ use anyhow::Context;
 
 use super::args::{trainable, ResourceArgs};
 use super::{progress, Cli};
-use wsd::corpus::{read_semcor, Split};
+use wsd::corpus::Split;
 use wsd::disambig::knn::GlossPooling;
 use wsd::disambig::naive_bayes::NbParams;
 use wsd::disambig::Method;
 use wsd::resources::{default_model_path, PosTraining};
-use wsd::train::{GlossRequest, KnnTraining, TrainJob};
+use wsd::train::{training_documents, GlossRequest, KnnTraining, TrainJob, TrainingSource};
 
 /// Arguments of `wsd train`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  wsd train --method nb\n  wsd train --method knn --split all --output models/knn.wsd\n  wsd train --method pos"
+    after_help = "Examples:\n  wsd train --method nb\n  wsd train --method nb --xml mine.data.xml --gold mine.gold.key.txt --output models/mine.wsd\n  wsd train --method nb --semcor corpora/semcor3.0 --xml mine.data.xml --gold mine.gold.key.txt\n  wsd train --method knn --split all --output models/knn.wsd\n  wsd train --method pos"
 )]
 pub struct Args {
     /// What to train: nb (Naive Bayes), knn (encoder sense vectors) or pos (POS tagger).
@@ -29,7 +29,16 @@ pub struct Args {
     /// Data and models (--semcor is the training data).
     #[command(flatten)]
     pub resources: ResourceArgs,
-    /// Which documents to train on: train (the default, keeps the test split
+    /// nb, knn: train on this evaluation-framework XML file (your own
+    /// annotated data), with the key file of the --gold at the same place;
+    /// repeatable. Without --semcor, only the XML files are used; with
+    /// --semcor DIR, SemCor's --split comes first, then the XML files.
+    #[arg(long, value_name = "DATA.xml")]
+    pub xml: Vec<PathBuf>,
+    /// The gold key file (`id key [key…]`) of the --xml at the same place.
+    #[arg(long, value_name = "KEY")]
+    pub gold: Vec<PathBuf>,
+    /// Which SemCor documents to train on: train (the default, keeps the test split
     /// unseen), all, or test.
     #[arg(long, default_value = "train")]
     pub split: Split,
@@ -41,7 +50,7 @@ pub struct Args {
     /// Output model file [default: models/<method>.wsd].
     #[arg(long, short, value_name = "FILE", alias = "out")]
     pub output: Option<PathBuf>,
-    /// Train on the first N documents of the split only (quick runs, tests).
+    /// Train on the first N SemCor documents of the split only (quick runs, tests).
     #[arg(long, value_name = "N")]
     pub limit_docs: Option<usize>,
     /// knn: gloss vectors for the synsets of the lemmas of the training
@@ -98,19 +107,52 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         let inputs = args
             .gloss_xml
             .iter()
+            .chain(&args.xml)
+            .chain(&args.gold)
             .chain(&r.model)
             .chain(&r.pos_model)
             .chain(&r.ic);
         wsd::atomic::refuse_inputs("--output", &output, inputs.map(PathBuf::as_path))?;
         wsd::atomic::check_writable(&output)?;
     }
+    if args.xml.len() != args.gold.len() {
+        anyhow::bail!(
+            "--xml and --gold go in pairs: {} --xml but {} --gold",
+            args.xml.len(),
+            args.gold.len()
+        );
+    }
+    if method.is_none() && !args.xml.is_empty() {
+        anyhow::bail!(
+            "--method pos trains on SemCor's Penn tags; the --xml files have none (use --semcor)"
+        );
+    }
     let res = args.resources.resources(cli, PosTraining::Never);
     let semcor = res.paths().semcor();
-    let mut docs = read_semcor(&semcor, args.split)
-        .with_context(|| format!("reading SemCor at {}", semcor.display()))?;
-    if let Some(n) = args.limit_docs {
-        docs.truncate(n);
+    let mut sources = Vec::new();
+    if args.xml.is_empty() || args.resources.semcor.is_some() {
+        sources.push(TrainingSource::Semcor {
+            dir: semcor.clone(),
+            split: args.split,
+            limit: args.limit_docs,
+        });
     }
+    for (data, gold) in args.xml.iter().zip(&args.gold) {
+        sources.push(TrainingSource::Xml {
+            data: data.clone(),
+            gold: gold.clone(),
+        });
+    }
+    let training = training_documents(&sources).with_context(|| match &sources[0] {
+        TrainingSource::Semcor { .. } if args.xml.is_empty() => {
+            format!("reading SemCor at {}", semcor.display())
+        }
+        _ => "reading the training data".to_string(),
+    })?;
+    for n in &training.notes {
+        eprintln!("wsd: {n}");
+    }
+    let (docs, data) = (training.docs, training.label);
     let Some(method) = method else {
         let pb = progress::spinner("training the POS tagger (averaged perceptron)", cli.quiet);
         let summary = wsd::train::pos_tagger(res, &docs, &args.split.to_string(), &output)?;
@@ -141,7 +183,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let pb = progress::Progress::new(docs.len() as u64, what, cli.quiet);
     let job = TrainJob {
         docs: &docs,
-        data: format!("semcor:{}", args.split),
+        data,
         output: &output,
         nb,
         knn,

@@ -280,7 +280,7 @@ impl Disambiguator for SimilarityWsd {
                 .and_then(|syn| canonical_name(inv, syn).ok())
                 .unwrap_or_else(|| offset_string(id, None))
         };
-        let ancestor = sim.lowest_common_hypernym(chosen, other);
+        let ancestor = sim.lowest_common_hypernyms(chosen, other).first().copied();
         Some(Evidence::Ancestor {
             word: word.to_string(),
             word_sense: name(other),

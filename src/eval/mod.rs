@@ -32,8 +32,10 @@ use serde::Serialize;
 use crate::corpus::KeyFile;
 use crate::wordnet::{Pos, SenseKey};
 
+pub mod keys;
 pub mod run;
 
+pub use keys::{canonical_pair, suspicious, CanonicalPair, IdForm};
 pub use run::{answer_raw, evaluate, Dataset, Evaluation, Input, RawAnswers};
 
 /// How many examples of unknown ids or keys a report keeps.

@@ -16,6 +16,7 @@
 
 pub mod check;
 mod dict;
+pub mod frames;
 mod inventory;
 mod lexnames;
 mod lookup;

@@ -246,6 +246,17 @@ impl NaiveBayes {
         self.models.len()
     }
 
+    /// How many (lemma, POS) models have at least `min_examples` training
+    /// examples, i.e. will answer rather than abstain. A model trained on a
+    /// small data set of one's own can have none at the default threshold.
+    pub fn answering_lemmas(&self) -> usize {
+        let min = self.params.min_examples as u64;
+        self.models
+            .iter()
+            .filter(|(_, _, m)| m.examples.iter().map(|&e| e as u64).sum::<u64>() >= min)
+            .count()
+    }
+
     /// The trained senses of a lemma with their training example counts.
     pub fn trained_senses(&self, lemma: &str, pos: Pos) -> Vec<(&str, u32)> {
         match self.index[pos_index(pos)].get(lemma) {
