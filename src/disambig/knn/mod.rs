@@ -63,7 +63,7 @@ mod predict;
 mod train;
 
 pub use model::{Entry, KnnModel};
-pub use params::{GlossPooling, GlossScope, KnnOptions, KnnParams};
+pub use params::{GlossPooling, GlossScope, KnnOptions, KnnParams, DEFAULT_POOLED_LAYERS};
 pub use predict::Knn;
 
 /// Method name in model headers and `--method`.
@@ -149,6 +149,66 @@ pub fn gloss_words(syn: &Synset) -> (Vec<String>, Vec<usize>) {
         add(e);
     }
     (words, lemma_at)
+}
+
+/// A WordNet example sentence as a tagged context: its words (a
+/// multiword lemma joined into one word, as SemCor's `took_place` tokens
+/// are encoded), the index of the word that is the synset's lemma, and
+/// that lemma's sense key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExampleContext {
+    /// The example's words.
+    pub words: Vec<String>,
+    /// Which word is the lemma.
+    pub at: usize,
+    /// The sense key of the lemma in the synset.
+    pub key: String,
+}
+
+/// The example sentences of `syn` in which one of its lemmas occurs
+/// (inflected forms through morphy: "he *banks* the fire"), each with the
+/// position of the lemma: free sense-tagged contexts (issue 13), since an
+/// example of a synset uses that synset's sense of the word. Multiword
+/// lemmas match consecutive tokens (`took place` → `take_place`). An
+/// example in which no lemma is found (`"a gonadotropic hormone…"` for
+/// `LH`) gives nothing; the first match is used.
+pub fn example_contexts(inv: &crate::wordnet::Inventory, syn: &Synset) -> Vec<ExampleContext> {
+    let pos = syn.id.pos;
+    let longest = syn
+        .words
+        .iter()
+        .map(|w| w.lemma.split('_').count())
+        .max()
+        .unwrap_or(1)
+        .min(4);
+    let mut out = Vec::new();
+    for e in &syn.examples {
+        let toks: Vec<String> = crate::text::tokenize(e)
+            .into_iter()
+            .map(|t| t.text)
+            .collect();
+        let mut found = None;
+        'search: for i in 0..toks.len() {
+            for n in (1..=longest.min(toks.len() - i)).rev() {
+                let joined = toks[i..i + n].join("_").to_lowercase();
+                if let Some(s) = inv
+                    .lookup(&joined, pos)
+                    .into_iter()
+                    .find(|s| s.synset == syn.id)
+                {
+                    found = Some((i, n, s.key.clone()));
+                    break 'search;
+                }
+            }
+        }
+        if let Some((i, n, key)) = found {
+            let mut words: Vec<String> = toks[..i].to_vec();
+            words.push(toks[i..i + n].join(" "));
+            words.extend_from_slice(&toks[i + n..]);
+            out.push(ExampleContext { words, at: i, key });
+        }
+    }
+    out
 }
 
 #[cfg(test)]
