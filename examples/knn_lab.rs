@@ -189,6 +189,7 @@ fn encode(dir: &Path) {
     }
     let mut w = Writer::new(dir, "dev");
     encode_docs(&enc, &dev, &mut w, false, 0);
+    drop(w);
     let mut w = Writer::new(dir, "gloss");
     let mut ex = Writer::new(dir, "examples");
     for chunk in syns.chunks(256) {
@@ -243,6 +244,89 @@ fn encode(dir: &Path) {
     eprintln!("done");
 }
 
+/// A synset being built: id, contexts, context sum, gloss vector.
+type Slot = (SynsetId, u32, Vec<f32>, Option<Vec<f32>>);
+
+/// Every third SemCor test document, with the glosses and examples of
+/// its candidates not yet in the cache.
+fn encode_test(dir: &Path) {
+    let inv = Inventory::load(Path::new("wordnet/dict")).unwrap();
+    let enc = Encoder::load(Path::new("models/all-MiniLM-L6-v2")).unwrap();
+    let (_, dev, test) = load_sets(&inv);
+    let mut have = HashSet::new();
+    for doc in &dev {
+        for t in doc.targets() {
+            for s in candidates(&inv, &t.lemma, t.pos).iter() {
+                have.insert(s.synset);
+            }
+        }
+    }
+    let mut syns = Vec::new();
+    for doc in &test {
+        for t in doc.targets() {
+            for s in candidates(&inv, &t.lemma, t.pos).iter() {
+                if have.insert(s.synset) {
+                    syns.push(s.synset);
+                }
+            }
+        }
+    }
+    eprintln!("{} more candidate synsets", syns.len());
+    let mut w = Writer::new(dir, "test");
+    encode_docs(&enc, &test, &mut w, false, 1);
+    drop(w);
+    let mut w = Writer::new(dir, "gloss2");
+    let mut ex = Writer::new(dir, "examples2");
+    encode_glosses(&inv, &enc, &syns, &mut w, &mut ex);
+}
+
+fn encode_glosses(
+    inv: &Inventory,
+    enc: &Encoder,
+    syns: &[SynsetId],
+    w: &mut Writer,
+    ex: &mut Writer,
+) {
+    for chunk in syns.chunks(256) {
+        let synsets: Vec<_> = chunk.iter().filter_map(|&id| inv.get(id)).collect();
+        let words: Vec<Vec<String>> = synsets.iter().map(|s| gloss_words(s).0).collect();
+        let vecs = enc.encode_words_layers(&words, LAYERS);
+        for (s, vs) in synsets.iter().zip(vecs) {
+            let mut sum = vec![0.0f32; LAYERS * D];
+            for v in &vs {
+                add(&mut sum, v);
+            }
+            let m = Meta {
+                group: 0,
+                lemma: String::new(),
+                pos: 'x',
+                gold: vec![],
+                synset: sid(s.id),
+                id: String::new(),
+            };
+            w.push(&m, &sum);
+        }
+        let ctxs: Vec<(SynsetId, wsd::disambig::knn::ExampleContext)> = synsets
+            .iter()
+            .flat_map(|s| example_contexts(inv, s).into_iter().map(move |c| (s.id, c)))
+            .collect();
+        let words: Vec<Vec<String>> = ctxs.iter().map(|(_, c)| c.words.clone()).collect();
+        let vecs = enc.encode_words_layers(&words, LAYERS);
+        for ((id, c), vs) in ctxs.iter().zip(vecs) {
+            let m = Meta {
+                group: 0,
+                lemma: String::new(),
+                pos: 'x',
+                gold: vec![c.key.clone()],
+                synset: sid(*id),
+                id: String::new(),
+            };
+            ex.push(&m, &vs[c.at]);
+        }
+        eprintln!("glosses {} ({} examples)", w.n, ex.n);
+    }
+}
+
 struct Rows {
     meta: Vec<Meta>,
     vecs: Vec<f32>,
@@ -253,7 +337,7 @@ impl Rows {
         let meta: Vec<Meta> =
             BufReader::new(File::open(dir.join(format!("{name}.jsonl"))).unwrap())
                 .lines()
-                .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+                .map_while(|l| serde_json::from_str(&l.ok()?).ok())
                 .collect();
         let mut bytes = Vec::new();
         File::open(dir.join(format!("{name}.f32")))
@@ -264,13 +348,32 @@ impl Rows {
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
             .collect();
-        assert_eq!(
-            vecs.len(),
-            meta.len() * LAYERS * D,
-            "{name}: truncated cache"
-        );
+        // a cache still being written: the rows both files hold
+        let mut meta = meta;
+        let mut vecs = vecs;
+        let n = meta.len().min(vecs.len() / (LAYERS * D));
+        if n < meta.len() || vecs.len() != n * LAYERS * D {
+            eprintln!(
+                "{name}: {n} of {} rows (cache still being written?)",
+                meta.len()
+            );
+        }
+        meta.truncate(n);
+        vecs.truncate(n * LAYERS * D);
         Rows { meta, vecs }
     }
+    /// `name` and, when it exists, `name2` (rows added later).
+    fn load_both(dir: &Path, name: &str) -> Rows {
+        let mut r = Rows::load(dir, name);
+        let more = format!("{name}2");
+        if dir.join(format!("{more}.jsonl")).exists() {
+            let m = Rows::load(dir, &more);
+            r.meta.extend(m.meta);
+            r.vecs.extend(m.vecs);
+        }
+        r
+    }
+
     fn raw(&self, i: usize) -> &[f32] {
         &self.vecs[i * LAYERS * D..(i + 1) * LAYERS * D]
     }
@@ -326,6 +429,9 @@ struct Lab {
     dev: Rows,
     gloss: Rows,
     examples: Rows,
+    test: Option<Rows>,
+    /// synsets whose gloss is in the cache
+    encoded: HashSet<SynsetId>,
     gloss_scope: HashSet<SynsetId>,
 }
 
@@ -357,14 +463,13 @@ impl Lab {
 
     fn model(&self, c: &Config, fold: Option<usize>) -> KnnModel {
         let mut index: HashMap<SynsetId, usize> = HashMap::new();
-        let mut entries: Vec<(SynsetId, u32, Vec<f32>, Option<Vec<f32>>)> = Vec::new();
-        let mut slot =
-            |id: SynsetId, entries: &mut Vec<(SynsetId, u32, Vec<f32>, Option<Vec<f32>>)>| {
-                *index.entry(id).or_insert_with(|| {
-                    entries.push((id, 0, vec![0.0; D], None));
-                    entries.len() - 1
-                })
-            };
+        let mut entries: Vec<Slot> = Vec::new();
+        let mut slot = |id: SynsetId, entries: &mut Vec<Slot>| {
+            *index.entry(id).or_insert_with(|| {
+                entries.push((id, 0, vec![0.0; D], None));
+                entries.len() - 1
+            })
+        };
         for (i, m) in self.train.meta.iter().enumerate() {
             if fold.is_some_and(|f| m.group % 5 == f) {
                 continue;
@@ -384,16 +489,18 @@ impl Lab {
                 add(&mut entries[e].2, &v);
             }
         }
-        if c.examples > 0.0 {
+        if c.examples != 0.0 {
+            // negative: only synsets SemCor did not tag
+            let seen: HashSet<SynsetId> = entries.iter().map(|e| e.0).collect();
             for (i, m) in self.examples.meta.iter().enumerate() {
                 let id = parse_sid(&m.synset);
-                if !self.gloss_scope.contains(&id) {
+                if !self.gloss_scope.contains(&id) || (c.examples < 0.0 && seen.contains(&id)) {
                     continue;
                 }
                 let v: Vec<f32> =
                     wsd::disambig::knn::normalized(&pool(c.pool, self.examples.raw(i)))
                         .into_iter()
-                        .map(|x| x * c.examples)
+                        .map(|x| x * c.examples.abs())
                         .collect();
                 let e = slot(id, &mut entries);
                 entries[e].1 += 1;
@@ -462,6 +569,14 @@ impl Lab {
                 continue;
             };
             let cands = candidates(&self.inv, &m.lemma, pos);
+            // a cache still being written: only instances whose candidates
+            // in gloss scope all have their gloss (and examples) encoded
+            if cands
+                .iter()
+                .any(|s| self.gloss_scope.contains(&s.synset) && !self.encoded.contains(&s.synset))
+            {
+                continue;
+            }
             let key = match &*cands {
                 [] => None,
                 [only] => Some(only.key.clone()),
@@ -520,6 +635,14 @@ impl Lab {
         };
         let knn = Knn::new(model.clone(), self.enc.clone(), &self.inv, opts).unwrap();
         let (dev, dp) = self.score(&knn, &model, &senses, c, &self.dev, None);
+        let tests = match &self.test {
+            Some(t) => {
+                let (a, p) = self.score(&knn, &model, &senses, c, t, None);
+                let n: usize = p.values().map(|x| x.1).sum();
+                format!(" test {a:.1} ({n} inst.) [{}]", pp(&p))
+            }
+            None => String::new(),
+        };
         let mut cvs = String::new();
         if cv {
             // 5-fold cross-fitting on the train split (the tuning set)
@@ -539,7 +662,7 @@ impl Lab {
             cvs = format!(" cv {:.1} [{}]", tot / 5.0, pp(&per));
         }
         format!(
-            "{c:?}: dev {dev:.1} [{}]{cvs} (synsets with ctx {seen})",
+            "{c:?}: dev {dev:.1} [{}]{tests}{cvs} (synsets with ctx {seen})",
             pp(&dp)
         )
     }
@@ -562,6 +685,14 @@ fn main() {
     let dir = PathBuf::from(args.get(2).map(String::as_str).unwrap_or("/tmp/knn-cache"));
     match args.get(1).map(String::as_str) {
         Some("encode") => encode(&dir),
+        Some("encode-test") => encode_test(&dir),
+        Some("encode-dev") => {
+            let inv = Inventory::load(Path::new("wordnet/dict")).unwrap();
+            let enc = Encoder::load(Path::new("models/all-MiniLM-L6-v2")).unwrap();
+            let (_, dev, _) = load_sets(&inv);
+            let mut w = Writer::new(&dir, "dev");
+            encode_docs(&enc, &dev, &mut w, false, 0);
+        }
         Some("eval") => {
             let inv = Inventory::load(Path::new("wordnet/dict")).unwrap();
             let enc = Arc::new(Encoder::load(Path::new("models/all-MiniLM-L6-v2")).unwrap());
@@ -576,11 +707,20 @@ fn main() {
                     }
                 }
             }
+            let gloss = Rows::load_both(&dir, "gloss");
+            let encoded: HashSet<SynsetId> =
+                gloss.meta.iter().map(|m| parse_sid(&m.synset)).collect();
             let lab = Lab {
+                encoded,
                 train: Rows::load(&dir, "train"),
                 dev: Rows::load(&dir, "dev"),
-                gloss: Rows::load(&dir, "gloss"),
-                examples: Rows::load(&dir, "examples"),
+                gloss,
+                examples: Rows::load_both(&dir, "examples"),
+                test: if dir.join("test.jsonl").exists() {
+                    Some(Rows::load(&dir, "test"))
+                } else {
+                    None
+                },
                 inv,
                 enc,
                 gloss_scope,

@@ -2,7 +2,7 @@
 //! project's own attention encoder.
 //!
 //! **Training** ([`KnnModel::train`]) encodes every sentence of the given
-//! SemCor documents with [`Encoder::encode_words`] (last layer, a word's
+//! SemCor documents with [`Encoder::encode_words`] (last layer by default, a word's
 //! vector is the mean of its WordPiece pieces; multiword tokens such as
 //! `took_place` are encoded as `took place`). Every sense-tagged token adds
 //! its vector to the sum of the synset of each of its gold keys; the
@@ -28,6 +28,15 @@
 //! SemEval-2007 dev set with the all-SemCor model: F1 55.6 (context only),
 //! 59.1 (+ glosses, w = 0.3), 62.0 (+ prior 0.1); plateau 0.25–0.35 for
 //! `w`, 0.05–0.2 for `p`.
+//! **Example sentences** ([`KnnParams::examples`], on by default): every
+//! WordNet example sentence of a synset in gloss scope that contains one
+//! of the synset's lemmas ([`example_contexts`]: "he cashed a check at the
+//! *bank*") is encoded, and the lemma's vector counts as one more tagged
+//! instance of that synset — sense-tagged contexts for free (issue 13).
+//! **Layer pooling** ([`KnnParams::pooled_layers`]): the sum of the last
+//! `n` layers instead of the last one (LMMS sums BERT's last four); for
+//! MiniLM-L6 it measured no better (`examples/knn_lab.rs`), so the default
+//! stays 1.
 //! A synset never seen in SemCor borrows a context vector (LMMS's
 //! propagation): the mean of its hypernyms' context vectors (up to three
 //! levels up), else the mean of its lexicographer file's. A candidate with

@@ -34,7 +34,7 @@ pub enum GlossPooling {
 }
 
 /// Layers summed by default (see [`KnnParams::pooled_layers`]).
-pub const DEFAULT_POOLED_LAYERS: usize = 4;
+pub const DEFAULT_POOLED_LAYERS: usize = 1;
 
 /// Training parameters (recorded in the model header).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
