@@ -56,7 +56,7 @@ impl Default for KnnTraining {
             gloss_pooling: GlossPooling::default(),
             keep_instances: false,
             pooled_layers: crate::disambig::knn::DEFAULT_POOLED_LAYERS,
-            examples: true,
+            examples: false,
         }
     }
 }

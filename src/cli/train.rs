@@ -63,9 +63,10 @@ pub struct Args {
     /// last layer only; the encoder has 6).
     #[arg(long, value_name = "N", default_value_t = wsd::disambig::knn::DEFAULT_POOLED_LAYERS)]
     pub pooled_layers: usize,
-    /// knn: do not add WordNet's example sentences to the context vectors.
+    /// knn: add WordNet's example sentences of the synsets in gloss scope
+    /// to the context vectors (measured: no gain, see examples/knn_lab.rs).
     #[arg(long)]
-    pub no_examples: bool,
+    pub examples: bool,
 }
 
 /// Run `wsd train`.
@@ -140,7 +141,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         },
         keep_instances: args.keep_instances,
         pooled_layers: args.pooled_layers,
-        examples: !args.no_examples,
+        examples: args.examples,
     };
     let what = if method.name == "knn" {
         "sentences, examples and glosses"

@@ -94,7 +94,7 @@ impl KnnParams {
             gloss: GlossScope::All,
             gloss_pooling: GlossPooling::Mean,
             pooled_layers: DEFAULT_POOLED_LAYERS,
-            examples: true,
+            examples: false,
             example_contexts: 0,
             example_synsets: 0,
             keep_instances: false,
