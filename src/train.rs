@@ -143,7 +143,7 @@ pub enum GlossRequest {
 }
 
 /// Options of a knn training run.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct KnnTraining {
     /// Which glosses to encode.
     pub gloss: GlossRequest,
@@ -153,6 +153,24 @@ pub struct KnnTraining {
     pub gloss_pooling: GlossPooling,
     /// Keep every instance vector (for `--k` > 1).
     pub keep_instances: bool,
+    /// The encoder's last layers summed into a word vector (1 to the
+    /// encoder's layer count; see [`KnnParams::pooled_layers`]).
+    pub pooled_layers: usize,
+    /// Add WordNet's example sentences to the context vectors.
+    pub examples: bool,
+}
+
+impl Default for KnnTraining {
+    fn default() -> Self {
+        KnnTraining {
+            gloss: GlossRequest::default(),
+            gloss_xml: Vec::new(),
+            gloss_pooling: GlossPooling::default(),
+            keep_instances: false,
+            pooled_layers: crate::disambig::knn::DEFAULT_POOLED_LAYERS,
+            examples: false,
+        }
+    }
 }
 
 /// One training run.
@@ -224,6 +242,16 @@ pub fn knn(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
     let inv = res.inventory()?;
     let encoder = res.encoder()?;
     let mut params = KnnParams::new(encoder);
+    let layers = encoder.config().num_hidden_layers;
+    if job.knn.pooled_layers == 0 || job.knn.pooled_layers > layers {
+        return Err(crate::Error::bad_parameter(
+            "--pooled-layers",
+            job.knn.pooled_layers,
+            format!("must be 1 to {layers} (the encoder's layers)"),
+        ));
+    }
+    params.pooled_layers = job.knn.pooled_layers;
+    params.examples = job.knn.examples;
     params.keep_instances = job.knn.keep_instances;
     params.gloss_pooling = job.knn.gloss_pooling;
     params.gloss = match job.knn.gloss {
@@ -245,12 +273,15 @@ pub fn knn(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
     let glosses = model.entries.iter().filter(|e| e.gloss.is_some()).count();
     let seen = model.entries.iter().filter(|e| e.ctx.is_some()).count();
     Ok(format!(
-        "knn trained on {} documents, {} sentences, {} tagged tokens ({} synsets seen, {} gloss vectors) in {:.1} s; {:.1} MB written to {}",
+        "knn trained on {} documents, {} sentences, {} tagged tokens, {} example sentences ({} synsets with a context vector, {} of them from examples only; {} gloss vectors; last {} layers summed) in {:.1} s; {:.1} MB written to {}",
         model.params.documents,
         model.params.sentences,
         model.params.tagged_tokens,
+        model.params.example_contexts,
         seen,
+        model.params.example_synsets,
         glosses,
+        model.params.pooled_layers,
         t.elapsed().as_secs_f64(),
         size as f64 / 1e6,
         job.output.display()

@@ -133,6 +133,10 @@ fn wrong_method_truncated_missing_encoder_and_wrong_width_are_refused() {
             encoder: "elsewhere".into(),
             hidden_size: 8,
             layers: "last".into(),
+            pooled_layers: 1,
+            examples: false,
+            example_contexts: 0,
+            example_synsets: 0,
             gloss: GlossScope::None,
             gloss_pooling: GlossPooling::Mean,
             keep_instances: false,
@@ -253,4 +257,68 @@ fn instance_vectors_vote_with_k() {
     // one document's instance vectors (~1,000 × 384 f32) are in the body
     let with = std::fs::metadata(&p).unwrap().len();
     assert!(with > 1_000_000, "{with} bytes");
+}
+
+#[test]
+fn example_sentences_become_tagged_contexts() {
+    use wsd::disambig::knn::example_contexts;
+    let inv = inventory();
+    let key = |k: &str| inv.sense_by_key(k).unwrap().0;
+    // bank.n.02: both examples hold "bank"
+    let bank = example_contexts(inv, key("bank%1:14:00::"));
+    assert_eq!(bank.len(), 2, "{bank:?}");
+    for c in &bank {
+        assert_eq!(c.words[c.at], "bank");
+        assert_eq!(c.key, "bank%1:14:00::");
+    }
+    // happen.v.01: inflected forms through morphy, and a multiword lemma
+    // over two tokens, joined into one word as SemCor's multiwords are
+    let happen = example_contexts(inv, key("happen%2:30:00::"));
+    let got: Vec<(&str, &str)> = happen
+        .iter()
+        .map(|c| (c.words[c.at].as_str(), c.key.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("happening", "happen%2:30:00::"),
+            ("took place", "take_place%2:30:00::"),
+            ("occurred", "occur%2:30:00::")
+        ]
+    );
+    assert_eq!(
+        happen[1].words,
+        [
+            "The",
+            "meeting",
+            "took place",
+            "off",
+            "without",
+            "an",
+            "incidence"
+        ]
+    );
+}
+
+#[test]
+fn pooled_layers_out_of_range_are_refused() {
+    for bad in ["0", "7"] {
+        let err = fails(
+            wsd()
+                .args([
+                    "train",
+                    "--method",
+                    "knn",
+                    "--limit-docs",
+                    "1",
+                    "--gloss",
+                    "none",
+                ])
+                .args(["--pooled-layers", bad, "--output", "/tmp/knn-never.wsd"]),
+        );
+        assert!(
+            err.contains("--pooled-layers") && err.contains("1 to 6"),
+            "{err}"
+        );
+    }
 }

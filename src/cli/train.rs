@@ -68,6 +68,14 @@ pub struct Args {
     /// knn: keep every SemCor instance vector, for --k > 1 (makes the model large).
     #[arg(long)]
     pub keep_instances: bool,
+    /// knn: sum the encoder's last N layers into a word's vector (1: the
+    /// last layer only; the encoder has 6).
+    #[arg(long, value_name = "N", default_value_t = wsd::disambig::knn::DEFAULT_POOLED_LAYERS)]
+    pub pooled_layers: usize,
+    /// knn: add WordNet's example sentences of the synsets in gloss scope
+    /// to the context vectors (measured: no gain, see examples/knn_lab.rs).
+    #[arg(long)]
+    pub examples: bool,
 }
 
 /// Run `wsd train`.
@@ -174,9 +182,11 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             o => anyhow::bail!("bad --gloss-pooling {o:?}: use lemma or mean"),
         },
         keep_instances: args.keep_instances,
+        pooled_layers: args.pooled_layers,
+        examples: args.examples,
     };
     let what = if method.name == "knn" {
-        "sentences and glosses"
+        "sentences, examples and glosses"
     } else {
         "documents"
     };

@@ -138,13 +138,22 @@ impl BertModel {
 
     /// The last-layer vectors of a batch of id sequences (each already
     /// framed with `[CLS]`…`[SEP]` if wanted): one `len × d` matrix per
-    /// sequence.
+    /// sequence. The same as [`BertModel::forward_layers`] with `keep` = 1.
+    pub fn forward(&self, seqs: &[&[u32]]) -> Result<Vec<Matrix>> {
+        self.forward_layers(seqs, 1)
+    }
+
+    /// The outputs of the last `keep` layers (clamped to 1…the number of
+    /// layers) of a batch of id sequences: one `len × (keep·d)` matrix per
+    /// sequence, each row the layers' vectors side by side, earliest layer
+    /// first. LMMS-style pooling (the sum of the last four layers) reads
+    /// these; `keep` = 1 is [`BertModel::forward`].
     ///
     /// The sequences are padded to the longest and run together, so every
     /// linear map is one large GEMM; the attention mask keeps padding out
     /// of the real tokens' vectors. Errors if a sequence is longer than
     /// `max_position_embeddings` or holds an id outside the vocabulary.
-    pub fn forward(&self, seqs: &[&[u32]]) -> Result<Vec<Matrix>> {
+    pub fn forward_layers(&self, seqs: &[&[u32]], keep: usize) -> Result<Vec<Matrix>> {
         let d = self.config.hidden_size;
         let max = self.config.max_position_embeddings;
         let seq_len = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
@@ -170,17 +179,30 @@ impl BertModel {
             .iter()
             .flat_map(|s| (0..seq_len).map(move |p| p < s.len()))
             .collect();
+        let keep = keep.clamp(1, self.layers.len().max(1));
         let mut h = self.embeddings.forward(seqs, seq_len, self.pad)?;
-        for layer in &self.layers {
+        let mut kept: Vec<Matrix> = Vec::with_capacity(keep);
+        let n = self.layers.len();
+        for (i, layer) in self.layers.iter().enumerate() {
             h = layer.forward(&h, seq_len, &mask)?;
+            if i + keep >= n && i + 1 < n {
+                kept.push(h.clone());
+            }
         }
+        kept.push(h);
+        let width = kept.len() * d;
         Ok(seqs
             .iter()
             .enumerate()
             .map(|(s, ids)| {
-                let start = s * seq_len * d;
-                let data = h.data()[start..start + ids.len() * d].to_vec();
-                Matrix::from_vec(ids.len(), d, data).expect("rows × d values")
+                let mut data = Vec::with_capacity(ids.len() * width);
+                for p in 0..ids.len() {
+                    let row = (s * seq_len + p) * d;
+                    for m in &kept {
+                        data.extend_from_slice(&m.data()[row..row + d]);
+                    }
+                }
+                Matrix::from_vec(ids.len(), width, data).expect("rows × width values")
             })
             .collect())
     }

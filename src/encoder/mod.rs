@@ -265,7 +265,7 @@ impl Encoder {
             .collect();
         let mut vectors = vec![Vec::new(); ids.len()];
         let windows = self.windows(0, &ids, &starts);
-        self.run_windows(&windows, |w, m| {
+        self.run_windows(&windows, 1, |w, m| {
             for (i, v) in m
                 .to_rows()
                 .into_iter()
@@ -304,7 +304,39 @@ impl Encoder {
     /// **Batching**: all windows of all sentences are sorted by length and
     /// grouped into batches of similar length, so padding stays small.
     pub fn encode_words(&self, sentences: &[Vec<String>]) -> Vec<Vec<Vec<f32>>> {
+        self.encode_words_layers(sentences, 1)
+    }
+
+    /// [`Encoder::encode_words`] with the sum of the last `layers` layers'
+    /// vectors (clamped to the model's layers) instead of the last layer's:
+    /// LMMS (Loureiro & Jorge 2019) sums BERT's last four. `layers` = 1 is
+    /// [`Encoder::encode_words`].
+    pub fn encode_words_summed(
+        &self,
+        sentences: &[Vec<String>],
+        layers: usize,
+    ) -> Vec<Vec<Vec<f32>>> {
         let d = self.hidden_size();
+        let mut out = self.encode_words_layers(sentences, layers);
+        if layers > 1 {
+            for v in out.iter_mut().flatten() {
+                *v = sum_blocks(v, d);
+            }
+        }
+        out
+    }
+
+    /// [`Encoder::encode_words`] keeping the last `layers` layers (clamped
+    /// to 1…the model's layers): each word's vector is `layers · d` long,
+    /// the layers side by side, earliest first, each the mean of the
+    /// word's pieces in that layer. For experiments with layer pooling.
+    pub fn encode_words_layers(
+        &self,
+        sentences: &[Vec<String>],
+        layers: usize,
+    ) -> Vec<Vec<Vec<f32>>> {
+        let layers = layers.clamp(1, self.config().num_hidden_layers.max(1));
+        let d = self.hidden_size() * layers;
         let mut windows = Vec::new();
         // per sentence: the word index of every piece
         let mut word_of: Vec<Vec<usize>> = Vec::with_capacity(sentences.len());
@@ -329,7 +361,7 @@ impl Encoder {
             .map(|ws| vec![vec![0.0f32; d]; ws.len()])
             .collect();
         let mut counts: Vec<Vec<u32>> = sentences.iter().map(|ws| vec![0; ws.len()]).collect();
-        self.run_windows(&windows, |w, m| {
+        self.run_windows(&windows, layers, |w, m| {
             let owner = &word_of[w.source];
             for p in 0..w.ids.len() - 2 {
                 let word = owner[w.first_piece + p];
@@ -371,8 +403,14 @@ impl Encoder {
     }
 
     /// Runs the model over `windows` in length-sorted batches and hands
-    /// each window with its `len × d` output to `sink`, in no fixed order.
-    fn run_windows(&self, windows: &[PieceWindow], mut sink: impl FnMut(&PieceWindow, &Matrix)) {
+    /// each window with its `len × (layers·d)` output (the last `layers`
+    /// layers side by side) to `sink`, in no fixed order.
+    fn run_windows(
+        &self,
+        windows: &[PieceWindow],
+        layers: usize,
+        mut sink: impl FnMut(&PieceWindow, &Matrix),
+    ) {
         let mut order: Vec<usize> = (0..windows.len()).collect();
         order.sort_by_key(|&i| windows[i].ids.len());
         let mut batches: Vec<&[usize]> = Vec::new();
@@ -398,13 +436,24 @@ impl Encoder {
             let seqs: Vec<&[u32]> = batch.iter().map(|&i| windows[i].ids.as_slice()).collect();
             let out = self
                 .model
-                .forward(&seqs)
+                .forward_layers(&seqs, layers)
                 .expect("windows are within max_positions with vocabulary ids");
             for (&i, m) in batch.iter().zip(&out) {
                 sink(&windows[i], m);
             }
         }
     }
+}
+
+/// The sum of the `d`-wide blocks of `v` (layers side by side → their sum).
+pub fn sum_blocks(v: &[f32], d: usize) -> Vec<f32> {
+    let mut out = vec![0.0f32; d];
+    for block in v.chunks(d) {
+        for (a, x) in out.iter_mut().zip(block) {
+            *a += x;
+        }
+    }
+    out
 }
 
 #[cfg(test)]

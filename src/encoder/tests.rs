@@ -620,3 +620,31 @@ fn bench_encode_words() {
         file.display()
     );
 }
+
+#[test]
+fn kept_layers_end_with_the_last_and_sum_as_summed() {
+    let (_dir, enc) = tiny_encoder();
+    let d = enc.hidden_size();
+    let n = enc.config().num_hidden_layers;
+    let s = vec![words("the bank of the river"), words("a bank")];
+    let last = enc.encode_words(&s);
+    // more layers than the model has are clamped
+    let all = enc.encode_words_layers(&s, n + 5);
+    let summed = enc.encode_words_summed(&s, n);
+    for ((l, a), m) in last
+        .iter()
+        .flatten()
+        .zip(all.iter().flatten())
+        .zip(summed.iter().flatten())
+    {
+        assert_eq!(a.len(), n * d);
+        // the last block is the last layer, exactly
+        assert_eq!(&a[(n - 1) * d..], l.as_slice());
+        assert!(max_abs_diff(&sum_blocks(a, d), m) < 1e-6);
+    }
+    if n > 1 {
+        // an earlier layer is a different vector
+        let a = &all[0][1];
+        assert!(max_abs_diff(&a[..d], &a[(n - 1) * d..]) > 1e-3);
+    }
+}

@@ -14,7 +14,7 @@ use crate::wordnet::SynsetId;
 pub struct Entry {
     /// The synset.
     pub synset: SynsetId,
-    /// SemCor examples that went into `ctx`.
+    /// SemCor instances (and WordNet example sentences) that went into `ctx`.
     pub count: u32,
     /// Centroid of the SemCor contexts (unit length), if seen.
     pub ctx: Option<Vec<f32>>,

@@ -33,6 +33,9 @@ pub enum GlossPooling {
     Mean,
 }
 
+/// Layers summed by default (see [`KnnParams::pooled_layers`]).
+pub const DEFAULT_POOLED_LAYERS: usize = 1;
+
 /// Training parameters (recorded in the model header).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct KnnParams {
@@ -48,6 +51,16 @@ pub struct KnnParams {
     pub gloss_pooling: GlossPooling,
     /// Keep every SemCor instance vector (for k > 1; large).
     pub keep_instances: bool,
+    /// How many of the encoder's last layers are summed into a word's
+    /// vector (1: the last layer only; older models, which lack the field,
+    /// are read as 1). Prediction encodes with the same pooling.
+    #[serde(default = "one")]
+    pub pooled_layers: usize,
+    /// Whether WordNet's example sentences of the synsets in gloss scope
+    /// were added to the context vectors (the lemma's vector in each
+    /// example counts as one more tagged instance of its synset).
+    #[serde(default)]
+    pub examples: bool,
     /// Training facts: documents, sentences, tagged tokens.
     pub documents: usize,
     /// Sentences encoded.
@@ -57,6 +70,17 @@ pub struct KnnParams {
     /// The encoder's [`Encoder::fingerprint`] (empty in older models: not checked).
     #[serde(default)]
     pub encoder_fingerprint: String,
+    /// Example sentences added (with [`KnnParams::examples`]).
+    #[serde(default)]
+    pub example_contexts: usize,
+    /// Synsets whose only contexts are example sentences: the ones the
+    /// examples gave a context vector they would not have had.
+    #[serde(default)]
+    pub example_synsets: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 impl KnnParams {
@@ -65,9 +89,14 @@ impl KnnParams {
         KnnParams {
             encoder: encoder.dir().display().to_string(),
             hidden_size: encoder.hidden_size(),
-            layers: "last layer; word = mean of its WordPiece pieces".into(),
+            layers: "sum of the last `pooled_layers` layers; word = mean of its WordPiece pieces"
+                .into(),
             gloss: GlossScope::All,
             gloss_pooling: GlossPooling::Mean,
+            pooled_layers: DEFAULT_POOLED_LAYERS,
+            examples: false,
+            example_contexts: 0,
+            example_synsets: 0,
             keep_instances: false,
             documents: 0,
             sentences: 0,

@@ -357,7 +357,9 @@ impl Disambiguator for Knn {
             .iter()
             .map(|t| word_text(&t.text))
             .collect();
-        let vecs = self.encoder.encode_words(&[words]);
+        let vecs = self
+            .encoder
+            .encode_words_summed(&[words], self.vectors.params.pooled_layers);
         let v = vecs.first()?.get(target.token)?;
         self.decide(inv, v, candidates)
     }
@@ -384,7 +386,9 @@ impl Disambiguator for Knn {
                     .unwrap_or_default()
             })
             .collect();
-        let vecs = self.encoder.encode_words(&words);
+        let vecs = self
+            .encoder
+            .encode_words_summed(&words, self.vectors.params.pooled_layers);
         targets
             .iter()
             .map(|c| {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::model::{Entry, KnnModel};
 use super::params::{GlossPooling, GlossScope, KnnParams};
-use super::{gloss_words, normalized, word_text, TRAIN_BATCH};
+use super::{example_contexts, gloss_words, normalized, word_text, ExampleContext, TRAIN_BATCH};
 use crate::corpus::Document;
 use crate::disambig::candidates;
 use crate::encoder::Encoder;
@@ -51,7 +51,18 @@ impl KnnModel {
                 out
             }
         };
-        let total = sentences.len() + gloss_synsets.len();
+        // WordNet's example sentences of the synsets in gloss scope, as
+        // more tagged contexts (issue 13)
+        let examples: Vec<(SynsetId, ExampleContext)> = if params.examples {
+            gloss_synsets
+                .iter()
+                .flat_map(|s| example_contexts(inv, s).into_iter().map(move |c| (s.id, c)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let layers = params.pooled_layers.max(1);
+        let total = sentences.len() + examples.len() + gloss_synsets.len();
         let mut done = 0;
         progress(0, total);
 
@@ -70,7 +81,7 @@ impl KnnModel {
                         .collect()
                 })
                 .collect();
-            let vectors = encoder.encode_words(&words);
+            let vectors = encoder.encode_words_summed(&words, layers);
             for ((doc, i), vecs) in chunk.iter().zip(vectors) {
                 for (tok, v) in doc.sentences[*i].tokens.iter().zip(vecs) {
                     if tok.gold.is_empty() {
@@ -109,6 +120,28 @@ impl KnnModel {
             done += chunk.len();
             progress(done, total);
         }
+        let seen_in_corpus = sums.len();
+        for chunk in examples.chunks(TRAIN_BATCH) {
+            let words: Vec<Vec<String>> = chunk.iter().map(|(_, c)| c.words.clone()).collect();
+            let vectors = encoder.encode_words_summed(&words, layers);
+            for ((id, c), vecs) in chunk.iter().zip(vectors) {
+                let Some(v) = vecs.get(c.at) else { continue };
+                let unit = normalized(v);
+                let e = *index.entry(*id).or_insert_with(|| {
+                    sums.push((*id, 0, vec![0.0; d]));
+                    sums.len() - 1
+                });
+                let s = &mut sums[e];
+                s.1 += 1;
+                for (a, x) in s.2.iter_mut().zip(&unit) {
+                    *a += x;
+                }
+            }
+            done += chunk.len();
+            progress(done, total);
+        }
+        params.example_contexts = examples.len();
+        params.example_synsets = sums.len() - seen_in_corpus;
         let mut entries: Vec<Entry> = sums
             .into_iter()
             .map(|(synset, count, sum)| Entry {
@@ -122,7 +155,7 @@ impl KnnModel {
             let texts: Vec<(Vec<String>, Vec<usize>)> =
                 chunk.iter().map(|s| gloss_words(s)).collect();
             let words: Vec<Vec<String>> = texts.iter().map(|(w, _)| w.clone()).collect();
-            let vectors = encoder.encode_words(&words);
+            let vectors = encoder.encode_words_summed(&words, layers);
             for ((syn, (_, lemma_at)), vecs) in chunk.iter().zip(&texts).zip(vectors) {
                 let picked: Vec<&Vec<f32>> = match params.gloss_pooling {
                     GlossPooling::Lemma if !lemma_at.is_empty() => {
