@@ -15,7 +15,8 @@
 //!    `person` ([`name_lemma`]), and a name SemCor's annotators tag as a
 //!    person, group or location gets that lemma ([`known_name`]).
 //! 3. Multiwords joined as [`crate::text::MweMatcher`]'s mode says (learned
-//!    on SemCor's evidence by default). With `--targets LEMMAS`, a
+//!    on SemCor's evidence by default), and multiword proper names as one
+//!    `person`/`group`/`location` unit ([`with_name_units`]). With `--targets LEMMAS`, a
 //!    collocation containing a requested lemma is not joined unless it is
 //!    requested itself.
 //! 4. Targets: [`TargetSelection`]; the default follows
@@ -31,7 +32,10 @@ use rustc_hash::FxHashSet;
 use crate::corpus::{Document, Sentence, Token};
 use crate::pos::PosTagger;
 use crate::text::targets::is_auxiliary;
-use crate::text::{choose_lemma, split_sentences, MweMatcher, NameTable, TargetTable};
+use crate::text::{
+    choose_lemma, name_runs, split_sentences, MweMatch, MweMatcher, NameTable, NameUnits,
+    TargetTable,
+};
 use crate::wordnet::{Inventory, Pos};
 
 pub mod align;
@@ -121,6 +125,9 @@ impl Pipeline<'_> {
                 Some(m) => m.find_tagged(self.inv, &words, &tags),
                 None => Vec::new(),
             };
+            if self.mwe.is_some() {
+                matches = with_name_units(matches, &words, &tags);
+            }
             if let TargetSelection::Lemmas(set) = &self.targets {
                 // A requested lemma inside a collocation that is not itself
                 // requested: keep the words apart so the lemma is found.
@@ -213,6 +220,51 @@ impl Pipeline<'_> {
         };
         selected && !self.inv.senses(lemma, pos).is_empty()
     }
+}
+
+/// Add the multiword names of a tagged sentence ([`name_runs`]) to its
+/// collocation matches, as SemCor makes them one unit (`Mike Deegan` →
+/// `person`, `New York Central` → `group`): a name run replaces the
+/// collocations inside it (`new_york` of `New York Central`), but one
+/// that is exactly a collocation (`New York`, `Rhode Island`) stays the
+/// collocation, and a collocation reaching out of the run keeps the run
+/// apart. The lemma is [`NameUnits`]' — even for a run WordNet spells as
+/// a collocation the evidence would not join: SemCor tags `John Brown` as
+/// `person`, not WordNet's `john_brown`.
+pub fn with_name_units<S: AsRef<str>>(
+    matches: Vec<MweMatch>,
+    words: &[&str],
+    tags: &[S],
+) -> Vec<MweMatch> {
+    let runs = name_runs(words, tags);
+    if runs.is_empty() {
+        return matches;
+    }
+    let mut keep: Vec<MweMatch> = Vec::with_capacity(matches.len() + runs.len());
+    let units = NameUnits::shipped();
+    let mut added = Vec::new();
+    for &(a, b) in &runs {
+        let crossing = matches.iter().any(|m| {
+            (m.start < a && m.end > a) || (m.start < b && m.end > b) || (m.start, m.end) == (a, b)
+        });
+        if crossing {
+            continue;
+        }
+        added.push(MweMatch {
+            start: a,
+            end: b,
+            lemma: units.lemma(&words[a..b]).to_string(),
+            pos: Pos::Noun,
+        });
+    }
+    for m in matches {
+        if !added.iter().any(|u| u.start <= m.start && m.end <= u.end) {
+            keep.push(m);
+        }
+    }
+    keep.extend(added);
+    keep.sort_by_key(|m| m.start);
+    keep
 }
 
 /// The lemma SemCor's annotators give a proper name they tag as a person,
