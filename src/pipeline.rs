@@ -117,6 +117,7 @@ impl Pipeline<'_> {
                 .zip(&tags)
                 .map(|((w, p), t)| {
                     known_name(w, t)
+                        .or_else(|| common_only_name(self.inv, w, t))
                         .or_else(|| p.and_then(|p| choose_lemma(self.inv, w, p)))
                         .or_else(|| name_lemma(w, t))
                 })
@@ -275,6 +276,30 @@ pub fn known_name(word: &str, tag: &str) -> Option<String> {
         return None;
     }
     NameTable::shipped().get(word).map(str::to_string)
+}
+
+/// The lemma of a proper name WordNet has only as a common noun: a
+/// capitalised word tagged `NNP`/`NNPS` (first in its sentence too: the
+/// tagger has weighed the capital there) whose noun senses all spell it
+/// in lower case —
+/// `Mike` is WordNet's `mike` (a microphone) only, `Conrad` its `conrad`
+/// (a cargo ship) — is a name WordNet does not know as one, so `person` as
+/// for [`name_lemma`]. A word WordNet has capitalised (`Brown`, `Warren`,
+/// `American`) keeps its own senses.
+pub fn common_only_name(inv: &Inventory, word: &str, tag: &str) -> Option<String> {
+    if name_lemma(word, tag).is_none() {
+        return None;
+    }
+    let senses = inv.lookup(word, Pos::Noun);
+    let capitalised = senses.iter().any(|s| {
+        let lemma = s.key.split('%').next().unwrap_or("");
+        inv.get(s.synset).is_some_and(|syn| {
+            syn.words.iter().any(|w| {
+                w.lemma.eq_ignore_ascii_case(lemma) && w.lemma.chars().any(char::is_uppercase)
+            })
+        })
+    });
+    (!senses.is_empty() && !capitalised).then(|| "person".to_string())
 }
 
 /// The lemma SemCor's annotators give a proper name WordNet does not know:

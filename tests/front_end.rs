@@ -257,4 +257,12 @@ fn multiword_names_are_one_unit() {
     assert!(!out.contains("\tmike\t"), "{out}");
     let (_, none, _) = run_stdin(tag().args(["--method", "mfs", "--mwe", "none"]), text);
     assert!(none.contains("\tMike\t"), "{none}");
+    // A name WordNet has only as a common noun (`mike`, a microphone) is a
+    // person; one WordNet has capitalised (`Conrad`) keeps its senses.
+    let (_, alone, _) = run_stdin(
+        tag().args(["--method", "mfs"]),
+        b"Then Mike went out and Conrad said so.\n",
+    );
+    assert!(alone.contains("\tMike\tperson\tn\t"), "{alone}");
+    assert!(alone.contains("\tConrad\tconrad\tn\t"), "{alone}");
 }
