@@ -287,9 +287,7 @@ pub fn known_name(word: &str, tag: &str) -> Option<String> {
 /// for [`name_lemma`]. A word WordNet has capitalised (`Brown`, `Warren`,
 /// `American`) keeps its own senses.
 pub fn common_only_name(inv: &Inventory, word: &str, tag: &str) -> Option<String> {
-    if name_lemma(word, tag).is_none() {
-        return None;
-    }
+    name_lemma(word, tag)?;
     let senses = inv.lookup(word, Pos::Noun);
     let capitalised = senses.iter().any(|s| {
         let lemma = s.key.split('%').next().unwrap_or("");
