@@ -15,7 +15,8 @@
 //!    `person` ([`name_lemma`]), and a name SemCor's annotators tag as a
 //!    person, group or location gets that lemma ([`known_name`]).
 //! 3. Multiwords joined as [`crate::text::MweMatcher`]'s mode says (learned
-//!    on SemCor's evidence by default). With `--targets LEMMAS`, a
+//!    on SemCor's evidence by default), and multiword proper names as one
+//!    `person`/`group`/`location` unit ([`with_name_units`]). With `--targets LEMMAS`, a
 //!    collocation containing a requested lemma is not joined unless it is
 //!    requested itself.
 //! 4. Targets: [`TargetSelection`]; the default follows
@@ -31,7 +32,10 @@ use rustc_hash::FxHashSet;
 use crate::corpus::{Document, Sentence, Token};
 use crate::pos::PosTagger;
 use crate::text::targets::is_auxiliary;
-use crate::text::{choose_lemma, split_sentences, MweMatcher, NameTable, TargetTable};
+use crate::text::{
+    choose_lemma, name_runs, split_sentences, MweMatch, MweMatcher, NameTable, NameUnits,
+    TargetTable,
+};
 use crate::wordnet::{Inventory, Pos};
 
 pub mod align;
@@ -113,6 +117,7 @@ impl Pipeline<'_> {
                 .zip(&tags)
                 .map(|((w, p), t)| {
                     known_name(w, t)
+                        .or_else(|| common_only_name(self.inv, w, t))
                         .or_else(|| p.and_then(|p| choose_lemma(self.inv, w, p)))
                         .or_else(|| name_lemma(w, t))
                 })
@@ -121,6 +126,9 @@ impl Pipeline<'_> {
                 Some(m) => m.find_tagged(self.inv, &words, &tags),
                 None => Vec::new(),
             };
+            if self.mwe.is_some() {
+                matches = with_name_units(matches, &words, &tags);
+            }
             if let TargetSelection::Lemmas(set) = &self.targets {
                 // A requested lemma inside a collocation that is not itself
                 // requested: keep the words apart so the lemma is found.
@@ -215,6 +223,51 @@ impl Pipeline<'_> {
     }
 }
 
+/// Add the multiword names of a tagged sentence ([`name_runs`]) to its
+/// collocation matches, as SemCor makes them one unit (`Mike Deegan` →
+/// `person`, `New York Central` → `group`): a name run replaces the
+/// collocations inside it (`new_york` of `New York Central`), but one
+/// that is exactly a collocation (`New York`, `Rhode Island`) stays the
+/// collocation, and a collocation reaching out of the run keeps the run
+/// apart. The lemma is [`NameUnits`]' — even for a run WordNet spells as
+/// a collocation the evidence would not join: SemCor tags `John Brown` as
+/// `person`, not WordNet's `john_brown`.
+pub fn with_name_units<S: AsRef<str>>(
+    matches: Vec<MweMatch>,
+    words: &[&str],
+    tags: &[S],
+) -> Vec<MweMatch> {
+    let runs = name_runs(words, tags);
+    if runs.is_empty() {
+        return matches;
+    }
+    let mut keep: Vec<MweMatch> = Vec::with_capacity(matches.len() + runs.len());
+    let units = NameUnits::shipped();
+    let mut added = Vec::new();
+    for &(a, b) in &runs {
+        let crossing = matches.iter().any(|m| {
+            (m.start < a && m.end > a) || (m.start < b && m.end > b) || (m.start, m.end) == (a, b)
+        });
+        if crossing {
+            continue;
+        }
+        added.push(MweMatch {
+            start: a,
+            end: b,
+            lemma: units.lemma(&words[a..b]).to_string(),
+            pos: Pos::Noun,
+        });
+    }
+    for m in matches {
+        if !added.iter().any(|u| u.start <= m.start && m.end <= u.end) {
+            keep.push(m);
+        }
+    }
+    keep.extend(added);
+    keep.sort_by_key(|m| m.start);
+    keep
+}
+
 /// The lemma SemCor's annotators give a proper name they tag as a person,
 /// group or location most of the time ([`crate::text::NameTable`]): `John`
 /// → `person`. Only for capitalised words tagged `NNP`/`NNPS`.
@@ -223,6 +276,28 @@ pub fn known_name(word: &str, tag: &str) -> Option<String> {
         return None;
     }
     NameTable::shipped().get(word).map(str::to_string)
+}
+
+/// The lemma of a proper name WordNet has only as a common noun: a
+/// capitalised word tagged `NNP`/`NNPS` (first in its sentence too: the
+/// tagger has weighed the capital there) whose noun senses all spell it
+/// in lower case —
+/// `Mike` is WordNet's `mike` (a microphone) only, `Conrad` its `conrad`
+/// (a cargo ship) — is a name WordNet does not know as one, so `person` as
+/// for [`name_lemma`]. A word WordNet has capitalised (`Brown`, `Warren`,
+/// `American`) keeps its own senses.
+pub fn common_only_name(inv: &Inventory, word: &str, tag: &str) -> Option<String> {
+    name_lemma(word, tag)?;
+    let senses = inv.lookup(word, Pos::Noun);
+    let capitalised = senses.iter().any(|s| {
+        let lemma = s.key.split('%').next().unwrap_or("");
+        inv.get(s.synset).is_some_and(|syn| {
+            syn.words.iter().any(|w| {
+                w.lemma.eq_ignore_ascii_case(lemma) && w.lemma.chars().any(char::is_uppercase)
+            })
+        })
+    });
+    (!senses.is_empty() && !capitalised).then(|| "person".to_string())
 }
 
 /// The lemma SemCor's annotators give a proper name WordNet does not know:

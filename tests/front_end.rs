@@ -242,3 +242,27 @@ fn mwe_option_and_its_alias() {
     assert_eq!(code, 2);
     assert!(err.contains("learned, greedy or none"), "{err}");
 }
+
+/// SemCor makes a multiword proper name one `person`/`group`/`location`
+/// unit; before name units `Mike` of `Mike Deegan` was WordNet's `mike`
+/// (a microphone) and `Mr.` a target of its own.
+#[test]
+fn multiword_names_are_one_unit() {
+    let text = b"Mike Deegan met Mr. Flannagan in Washington Street.\n";
+    let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\tMike Deegan\tperson\tn\t"), "{out}");
+    assert!(out.contains("\tMr. Flannagan\tperson\tn\t"), "{out}");
+    assert!(out.contains("\tWashington Street\tlocation\tn\t"), "{out}");
+    assert!(!out.contains("\tmike\t"), "{out}");
+    let (_, none, _) = run_stdin(tag().args(["--method", "mfs", "--mwe", "none"]), text);
+    assert!(none.contains("\tMike\t"), "{none}");
+    // A name WordNet has only as a common noun (`mike`, a microphone) is a
+    // person; one WordNet has capitalised (`Conrad`) keeps its senses.
+    let (_, alone, _) = run_stdin(
+        tag().args(["--method", "mfs"]),
+        b"Then Mike went out and Conrad said so.\n",
+    );
+    assert!(alone.contains("\tMike\tperson\tn\t"), "{alone}");
+    assert!(alone.contains("\tConrad\tconrad\tn\t"), "{alone}");
+}

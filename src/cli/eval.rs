@@ -171,6 +171,8 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             }
             if let Some(b) = &ev.raw_breakdown {
                 v["raw_breakdown"] = serde_json::to_value(b)?;
+                v["raw_breakdown"]["join_precision"] = b.join_precision().into();
+                v["raw_breakdown"]["join_recall"] = b.join_recall().into();
             }
             if let Some(r) = &report {
                 v["report"] = serde_json::to_value(r)?;
@@ -241,6 +243,16 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                     out,
                     "  {:<14} {:>7}  (pipeline targets on no gold instance)",
                     "extra_targets", b.extra_targets
+                )?;
+                writeln!(
+                    out,
+                    "  multiword joins: precision {:.1}% ({} of {} joins on gold instances), \
+                     recall {:.1}% (of {} gold multiwords)",
+                    100.0 * b.join_precision(),
+                    b.joins_matched,
+                    b.pipeline_joins,
+                    100.0 * b.join_recall(),
+                    b.gold_joins
                 )?;
             }
         }

@@ -43,7 +43,7 @@ pub mod tokenize;
 
 pub use lemma::choose_lemma;
 pub use mwe::{case_class_of, MweEvidence, MweMatch, MweMatcher, MweMode};
-pub use names::NameTable;
+pub use names::{name_runs, NameTable, NameUnits};
 pub use sentences::{split_sentences, split_tokens};
 pub use stopwords::{is_stop_word, STOP_WORDS};
 pub use targets::TargetTable;
