@@ -736,6 +736,27 @@ fn a_bom_is_stripped_from_key_files() {
 }
 
 #[test]
+fn a_bom_is_stripped_from_the_xml() {
+    let d = tempdir();
+    let x = d.path().join("bom.xml");
+    let text = std::fs::read_to_string(semeval().join("semeval2007.data.xml")).unwrap();
+    std::fs::write(&x, format!("\u{feff}{text}")).unwrap();
+    let r = expect(
+        wsd()
+            .args(["eval", "--method", "mfs", "--format", "json", "--xml"])
+            .arg(&x)
+            .arg("--gold")
+            .arg(semeval().join("semeval2007.gold.key.txt")),
+        0,
+        &[],
+    );
+    let v: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    // every instance, the first one included, matched its gold id
+    assert_eq!(v["instances"], 455, "{v}");
+    assert!((v["f1"].as_f64().unwrap() - 55.2).abs() < 0.05, "{v}");
+}
+
+#[test]
 fn nul_in_a_gold_key_is_reported_with_its_line() {
     let d = tempdir();
     let gold = d.path().join("gold.key");
