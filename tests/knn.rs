@@ -322,3 +322,54 @@ fn pooled_layers_out_of_range_are_refused() {
         );
     }
 }
+
+/// Issue 16: `--k 3` on a model without instance vectors must not quietly
+/// vote with one neighbour (the slice model has no `--keep-instances`).
+#[test]
+fn k_above_one_on_a_model_without_instances_is_refused() {
+    let err = fails(
+        wsd()
+            .args(["eval", "--method", "knn,mfs", "--k", "3", "--model"])
+            .arg(slice_model())
+            .args(semeval_args()),
+    );
+    assert!(
+        err.contains("--k") && err.contains("--keep-instances"),
+        "{err}"
+    );
+    // --k 1 on the same model is fine
+    let v = eval_json("knn,mfs", &["--k", "1"]);
+    assert_eq!(v["answered"], 455, "{v}");
+}
+
+/// Issue 16: a kNN model used with another encoder (here a copy of the
+/// real one with its first weight nudged by one bit, so the shapes and
+/// the width still agree) is refused, not run with vectors from another
+/// space.
+#[test]
+fn a_model_used_with_another_encoder_is_refused() {
+    let dir = tempdir();
+    let enc = dir.path().join("other-encoder");
+    std::fs::create_dir(&enc).unwrap();
+    for e in std::fs::read_dir(encoder_dir()).unwrap() {
+        let e = e.unwrap();
+        if e.file_name() != "model.safetensors" {
+            std::os::unix::fs::symlink(e.path(), enc.join(e.file_name())).unwrap();
+        }
+    }
+    let mut bytes = std::fs::read(encoder_dir().join("model.safetensors")).unwrap();
+    let header = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+    // the lowest mantissa bit of the first f32 of the data
+    bytes[8 + header] ^= 1;
+    std::fs::write(enc.join("model.safetensors"), &bytes).unwrap();
+    let err = fails(
+        wsd()
+            .args(["eval", "--method", "knn,mfs", "--encoder"])
+            .arg(&enc)
+            .arg("--model")
+            .arg(slice_model())
+            .args(semeval_args()),
+    );
+    assert!(err.contains("trained with another encoder"), "{err}");
+    assert!(err.contains("other-encoder"), "{err}");
+}

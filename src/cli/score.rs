@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::{Cli, InfoFormat};
-use wsd::corpus::read_key_file;
+use wsd::corpus::{read_gold_key_file, read_key_file};
 use wsd::eval::{canonical_pair, looks_like_sense_key, render_text, score, suspicious, IdForm};
 use wsd::wordnet::{Dictionary, Lookup};
 
@@ -29,7 +29,7 @@ pub struct Args {
 
 /// Run `wsd score`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
-    let gold = read_key_file(&args.gold)?;
+    let gold = read_gold_key_file(&args.gold)?;
     let system = read_key_file(&args.system)?;
     // Keys are checked against WordNet when a dict folder is found, else by syntax.
     // An explicit --wordnet must be there; only the search may come up empty.
@@ -38,7 +38,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         None => Lookup::open(None).ok(),
     };
     if dict.is_none() {
-        eprintln!("wsd: no WordNet found; checking system keys by syntax only");
+        eprintln!("wsd: no WordNet found; checking keys by syntax only");
     }
     let report = match &dict {
         Some(d) => {

@@ -131,6 +131,23 @@ pub fn read_key_file(path: impl AsRef<Path>) -> Result<KeyFile> {
     parse_keys(text, path)
 }
 
+/// Read a gold key file: [`read_key_file`], and an error when it holds no
+/// instance. A system key file may be empty (a system that answered
+/// nothing), but an empty gold file scores every method 0.0 with exit 0,
+/// which reads like a result; it is a wrong or truncated file.
+pub fn read_gold_key_file(path: impl AsRef<Path>) -> Result<KeyFile> {
+    let path = path.as_ref();
+    let keys = read_key_file(path)?;
+    if keys.is_empty() {
+        return Err(Error::parse(
+            path,
+            1,
+            "no instances: a gold key file has one `id key [key…]` line per instance",
+        ));
+    }
+    Ok(keys)
+}
+
 /// Parse key-file text; `origin` names the source in error messages.
 pub fn parse_keys(text: &str, origin: impl AsRef<Path>) -> Result<KeyFile> {
     let origin = origin.as_ref();

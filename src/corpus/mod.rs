@@ -17,7 +17,9 @@ pub mod keyfile;
 pub mod raganato;
 pub mod semcor;
 
-pub use keyfile::{parse_keys, read_key_file, write_key_file, write_keys, KeyFile};
+pub use keyfile::{
+    parse_keys, read_gold_key_file, read_key_file, write_key_file, write_keys, KeyFile,
+};
 pub use raganato::{attach_gold, parse_xml, read_xml};
 pub use semcor::{
     read_semcor, read_semcor_file, read_semcor_with_stats, semcor_files, semcor_stats, split_files,

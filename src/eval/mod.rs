@@ -112,19 +112,33 @@ impl Problems {
 
 /// Everything [`score`] reports. Serialises to one JSON object with the
 /// overall [`Score`] fields at the top level, `by_pos` (`"n"`, `"v"`,
-/// `"a"`, `"r"` → [`Score`]), `unknown_ids` and `unknown_keys`.
+/// `"a"`, `"r"`, and [`NO_POS`] → [`Score`]), `unknown_ids`,
+/// `unknown_keys` and `unknown_gold_keys`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ScoreReport {
     /// The score over all gold instances.
     #[serde(flatten)]
     pub overall: Score,
-    /// The score per WordNet POS letter (only POS with gold instances).
+    /// The score per WordNet POS letter (only POS with gold instances),
+    /// and under [`NO_POS`] the instances of no known POS, so that the
+    /// rows' instances always add up to the overall count.
     pub by_pos: BTreeMap<String, Score>,
     /// System ids that the gold lacks (ignored by the scores).
     pub unknown_ids: Problems,
     /// System keys that failed the validity check, as `id key`.
     pub unknown_keys: Problems,
+    /// Gold keys that failed the same check, as `id key` (a damaged gold
+    /// file, or one made for another WordNet): no system can earn credit
+    /// for them, so the scores are lower than they should be and the
+    /// reader must be told why.
+    pub unknown_gold_keys: Problems,
 }
+
+/// The `by_pos` bucket (and text row) of gold instances whose POS neither
+/// the data set nor the gold key gives (an instance without `pos`, a gold
+/// key such as `U`): without it the per-POS rows would not add up to the
+/// total, and a reader could not tell the missing instances from a bug.
+pub const NO_POS: &str = "?";
 
 #[derive(Default)]
 struct Acc {
@@ -145,7 +159,7 @@ impl Acc {
 /// The per-POS breakdown takes an instance's POS from `pos_of` when given
 /// and it has the id, else from the gold key itself (the `ss_type` digit
 /// after `%`: 1 noun, 2 verb, 3 and 5 adjective, 4 adverb); instances with
-/// neither are in no POS bucket. `key_known` checks every system key (pass
+/// neither are in the [`NO_POS`] bucket. `key_known` checks every system key (pass
 /// `&|_| true` to skip the check, or [`looks_like_sense_key`] for a purely
 /// syntactic one).
 pub fn score(
@@ -155,15 +169,13 @@ pub fn score(
     key_known: &dyn Fn(&str) -> bool,
 ) -> ScoreReport {
     let mut all = Acc::default();
-    let mut by_pos: BTreeMap<char, Acc> = BTreeMap::new();
+    let mut by_pos: BTreeMap<String, Acc> = BTreeMap::new();
     for (id, gold_keys) in gold.iter() {
         let pos = pos_of
             .and_then(|m| m.get(id).copied())
             .or_else(|| gold_keys.iter().find_map(|k| SenseKey::pos_of(k)));
-        let mut accs: Vec<&mut Acc> = vec![&mut all];
-        if let Some(p) = pos {
-            accs.push(by_pos.entry(p.letter()).or_default());
-        }
+        let bucket = pos.map_or_else(|| NO_POS.to_string(), |p| p.letter().to_string());
+        let accs: Vec<&mut Acc> = vec![&mut all, by_pos.entry(bucket).or_default()];
         let credit = system.get(id).and_then(|sys| credit(gold_keys, sys));
         for acc in accs {
             acc.instances += 1;
@@ -175,6 +187,14 @@ pub fn score(
     }
     let mut unknown_ids = Problems::default();
     let mut unknown_keys = Problems::default();
+    let mut unknown_gold_keys = Problems::default();
+    for (id, keys) in gold.iter() {
+        for k in keys {
+            if !key_known(k) {
+                unknown_gold_keys.push(|| format!("{id} {k}"));
+            }
+        }
+    }
     for (id, keys) in system.iter() {
         if !gold.contains(id) {
             unknown_ids.push(|| id.to_string());
@@ -189,10 +209,11 @@ pub fn score(
         overall: all.score(),
         by_pos: by_pos
             .into_iter()
-            .map(|(p, acc)| (p.to_string(), acc.score()))
+            .map(|(p, acc)| (p, acc.score()))
             .collect(),
         unknown_ids,
         unknown_keys,
+        unknown_gold_keys,
     }
 }
 
@@ -242,9 +263,13 @@ pub fn render_text(report: &ScoreReport) -> String {
             row(&mut out, p.file_suffix(), s);
         }
     }
+    if let Some(s) = report.by_pos.get(NO_POS) {
+        row(&mut out, NO_POS, s);
+    }
     let problems = [
         ("system ids not in the gold", &report.unknown_ids),
         ("system keys failing the check", &report.unknown_keys),
+        ("gold keys failing the check", &report.unknown_gold_keys),
     ];
     for (what, p) in problems {
         if p.count > 0 {
@@ -356,6 +381,28 @@ mod tests {
             (r.overall.precision, r.overall.recall, r.overall.f1),
             (0.0, 0.0, 0.0)
         );
+    }
+
+    /// Issue 16: instances of no known POS (no `pos` in the data, a gold
+    /// key such as `U`) were in no row, so the rows summed to less than
+    /// `all` (159 + 295 ≠ 455).
+    #[test]
+    fn per_pos_rows_add_up_when_an_instance_has_no_pos() {
+        let gold = keys("a x%1:00:00::\nb U\nc y%2:00:00::\n");
+        let sys = keys("a x%1:00:00::\nb U\n");
+        let r = score(&gold, &sys, None, &all_known);
+        let sum: usize = r.by_pos.values().map(|s| s.instances).sum();
+        assert_eq!(sum, r.overall.instances);
+        assert_eq!(r.by_pos[NO_POS].instances, 1);
+        assert_eq!(r.by_pos[NO_POS].answered, 1);
+        let text = render_text(&r);
+        assert!(text.lines().any(|l| l.starts_with("?  ")), "{text}");
+        // With a POS map lacking the id, the key decides; lacking both: "?".
+        let pos_of: HashMap<String, Pos> = [("a".to_string(), Pos::Verb)].into();
+        let r = score(&gold, &sys, Some(&pos_of), &all_known);
+        assert_eq!(r.by_pos["v"].instances, 2);
+        assert_eq!(r.by_pos[NO_POS].instances, 1);
+        assert!(!r.by_pos.contains_key("n"));
     }
 
     #[test]

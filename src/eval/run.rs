@@ -21,7 +21,7 @@ use rayon::prelude::*;
 
 use super::{score, ScoreReport};
 use crate::corpus::{
-    attach_gold, instance_pos, read_key_file, read_semcor, read_xml, Document, KeyFile, Split,
+    attach_gold, instance_pos, read_gold_key_file, read_semcor, read_xml, Document, KeyFile, Split,
 };
 use crate::disambig::{candidates_of, decide_document, Disambiguator, Prediction};
 use crate::pipeline::{align_raw, rebuild_text, Pipeline, RawAlignment, RawBreakdown};
@@ -41,7 +41,7 @@ impl Dataset {
     /// An evaluation-framework data set: `*.data.xml` and its gold keys.
     pub fn from_xml(xml: &Path, gold: &Path) -> Result<Dataset> {
         let mut docs = read_xml(xml)?;
-        let gold = read_key_file(gold)?;
+        let gold = read_gold_key_file(gold)?;
         attach_gold(&mut docs, &gold);
         Ok(Dataset { docs, gold })
     }

@@ -330,9 +330,10 @@ fn method_report(inv: &Inventory, instances: &Instances, run: &MethodRun) -> Met
         let answer = answer.as_ref();
         let credit = inst.credit(answer);
         overall.add(credit);
-        if let Some(p) = inst.pos {
-            by_pos.entry(p.index()).or_default().add(credit);
-        }
+        // Instances of no known POS get the last row (index 4), so that
+        // the rows add up to the total.
+        let pos_row = inst.pos.map_or(Pos::ALL.len(), |p| p.index());
+        by_pos.entry(pos_row).or_default().add(credit);
         by_dataset[inst.dataset].add(credit);
         by_sense[usize::from(!inst.gold_is_first)].add(credit);
         if let Some(b) = CANDIDATE_BINS
@@ -419,7 +420,12 @@ fn method_report(inv: &Inventory, instances: &Instances, run: &MethodRun) -> Met
         by_pos: rows(
             by_pos
                 .into_iter()
-                .map(|(p, a)| (pos_name(Pos::ALL[p]).to_string(), a))
+                .map(|(p, a)| {
+                    let name = Pos::ALL
+                        .get(p)
+                        .map_or(crate::eval::NO_POS, |&p| pos_name(p));
+                    (name.to_string(), a)
+                })
                 .collect(),
         ),
         by_dataset: if instances.datasets.len() > 1 {

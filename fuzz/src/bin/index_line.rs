@@ -1,0 +1,13 @@
+//! `index.{noun,verb,adj,adv}` lines.
+use std::path::Path;
+use wsd::wordnet::record::parse_index_line;
+
+fn main() {
+    afl::fuzz!(|data: &[u8]| {
+        if let Ok(s) = std::str::from_utf8(data) {
+            for line in s.lines() {
+                let _ = parse_index_line(line, Path::new("index.x"), 1);
+            }
+        }
+    });
+}
