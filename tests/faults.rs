@@ -250,9 +250,11 @@ fn stale_temp_files_of_dead_writers_are_swept_and_others_kept() {
     assert!(alive.exists() && theirs.exists());
 }
 
-/// Start `wsd tag -o OUT -` reading a stdin we keep open, wait for its
-/// temp file, send `sig`; return (status, temps left).
-fn interrupt(sig: &str) -> (std::process::ExitStatus, Vec<String>, String) {
+/// Start `wsd tag -o out.tsv -` on an open stdin, wait for its temp file,
+/// send `sig`; the exit status, the temp files left, the output file's
+/// content and the child's stderr (for the assertion messages: a status
+/// other than the signal's must say what the child did).
+fn interrupt(sig: &str) -> (std::process::ExitStatus, Vec<String>, String, String) {
     let d = tempdir();
     let out = d.path().join("out.tsv");
     std::fs::write(&out, "previous").unwrap();
@@ -262,7 +264,7 @@ fn interrupt(sig: &str) -> (std::process::ExitStatus, Vec<String>, String) {
         .arg("-")
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(d.path().join("stderr")).unwrap())
         .spawn()
         .unwrap();
     let t0 = Instant::now();
@@ -279,31 +281,37 @@ fn interrupt(sig: &str) -> (std::process::ExitStatus, Vec<String>, String) {
         .status()
         .unwrap();
     assert!(ok.success());
+    // `Child::wait` closes stdin first: on a busy machine the child could
+    // then see end of input and finish (exit 0) before its signal thread
+    // runs. Keep stdin open until the child is gone.
+    let stdin = child.stdin.take();
     let status = child.wait().unwrap();
+    drop(stdin);
     let left = temps(d.path());
     let kept = std::fs::read_to_string(&out).unwrap();
-    (status, left, kept)
+    let stderr = std::fs::read_to_string(d.path().join("stderr")).unwrap_or_default();
+    (status, left, kept, stderr)
 }
 
 #[test]
 fn sigterm_during_a_write_removes_the_temp_file() {
-    let (status, left, kept) = interrupt("TERM");
-    assert_eq!(status.code(), Some(143), "{status:?}");
+    let (status, left, kept, stderr) = interrupt("TERM");
+    assert_eq!(status.code(), Some(143), "{status:?}, stderr: {stderr}");
     assert!(left.is_empty(), "left behind: {left:?}");
     assert_eq!(kept, "previous");
 }
 
 #[test]
 fn sigint_during_a_write_removes_the_temp_file() {
-    let (status, left, kept) = interrupt("INT");
-    assert_eq!(status.code(), Some(130), "{status:?}");
+    let (status, left, kept, stderr) = interrupt("INT");
+    assert_eq!(status.code(), Some(130), "{status:?}, stderr: {stderr}");
     assert!(left.is_empty(), "left behind: {left:?}");
     assert_eq!(kept, "previous");
 }
 
 #[test]
 fn sigkill_leaves_a_temp_file_that_the_next_write_sweeps() {
-    let (_, left, kept) = interrupt("KILL");
+    let (_, left, kept, _) = interrupt("KILL");
     assert_eq!(kept, "previous");
     assert_eq!(left.len(), 1, "SIGKILL cannot clean up: {left:?}");
     // The dir is gone with the TempDir; replay the sweep in a fresh one.
