@@ -152,6 +152,18 @@ pub enum PosTraining {
     IfMissing,
 }
 
+impl PosTraining {
+    /// The rule for a run that reads plain text only when `raw` is set
+    /// (`compare --raw`, `errors --raw`): train a missing model then only.
+    pub fn when_raw(raw: bool) -> PosTraining {
+        if raw {
+            PosTraining::IfMissing
+        } else {
+            PosTraining::Never
+        }
+    }
+}
+
 /// The loaded resources of a run (see the module docs).
 #[derive(Default)]
 pub struct Resources {

@@ -151,12 +151,9 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 .with_options(args.options.options()))
         })
         .collect::<anyhow::Result<_>>()?;
-    let training = if args.data.raw {
-        PosTraining::IfMissing
-    } else {
-        PosTraining::Never
-    };
-    let res = args.resources.resources(cli, training);
+    let res = args
+        .resources
+        .resources(cli, PosTraining::when_raw(args.data.raw));
     let inv = res.inventory()?;
     let data = args.data.read(&args.resources)?;
     let t = Instant::now();

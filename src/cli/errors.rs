@@ -37,12 +37,9 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let Some(spec) = args.method.spec()? else {
         bail!("wsd errors needs --method (e.g. --method mfs)");
     };
-    let training = if args.data.raw {
-        PosTraining::IfMissing
-    } else {
-        PosTraining::Never
-    };
-    let res = args.resources.resources(cli, training);
+    let res = args
+        .resources
+        .resources(cli, PosTraining::when_raw(args.data.raw));
     let inv = res.inventory()?;
     let data = args.data.read(&args.resources)?;
     let study = study(cli, res, &[spec], &data, args.data.raw)?;

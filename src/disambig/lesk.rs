@@ -41,7 +41,9 @@ use std::sync::OnceLock;
 use rustc_hash::FxHashMap;
 
 use super::context::{overlap, weighted_overlap, Normaliser, StemId};
-use super::{Decision, Disambiguator, Evidence, FallbackReason, Prediction, Scale, Weighted};
+use super::{
+    keyed, Decision, Disambiguator, Evidence, FallbackReason, Prediction, Scale, Weighted,
+};
 use crate::corpus::{Document, Target};
 use crate::wordnet::{Inventory, PointerKind, Sense, Synset};
 
@@ -241,15 +243,6 @@ impl Disambiguator for Lesk {
         });
         Some(Evidence::Overlap { words, prior: None })
     }
-}
-
-/// `(key, score)` of each candidate, for [`Prediction::with_scores`].
-fn keyed(candidates: &[Sense], scores: &[f64]) -> Vec<(String, f64)> {
-    candidates
-        .iter()
-        .zip(scores)
-        .map(|(c, &s)| (c.key.clone(), s))
-        .collect()
 }
 
 /// The context words of `target` (as [`Normaliser::context`] reads them)

@@ -228,6 +228,17 @@ impl Prediction {
     }
 }
 
+/// `(key, score)` of each candidate, in WordNet order, for
+/// [`Prediction::with_scores`] (every candidate scored; see [`scored`]
+/// when some may have none).
+pub fn keyed(candidates: &[Sense], scores: &[f64]) -> Vec<(String, f64)> {
+    candidates
+        .iter()
+        .zip(scores)
+        .map(|(c, &s)| (c.key.clone(), s))
+        .collect()
+}
+
 /// The raw scores of `candidates` as [`Prediction::scores`] wants them:
 /// `(key, score)` in WordNet order, candidates without a score left out.
 pub fn scored(candidates: &[Sense], scores: &[Option<f64>]) -> Vec<(String, f64)> {

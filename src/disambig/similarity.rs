@@ -28,7 +28,7 @@
 use std::sync::{Arc, OnceLock};
 
 use super::context::{window_tokens, Window};
-use super::{Decision, Disambiguator, Evidence, FallbackReason, Prediction, Scale};
+use super::{keyed, Decision, Disambiguator, Evidence, FallbackReason, Prediction, Scale};
 use crate::corpus::{Document, Target};
 use crate::wordnet::similarity::{ic_from_tag_counts, Ic, Measure, Similarity, SimilarityCache};
 use crate::wordnet::{canonical_name, offset_string, Inventory, Pos, Sense, SynsetId};
@@ -226,11 +226,6 @@ impl Disambiguator for SimilarityWsd {
         };
         let i = if best <= 0.0 { 0 } else { i };
         let s = candidates.get(i)?;
-        let keyed = candidates
-            .iter()
-            .zip(&scores)
-            .map(|(c, &v)| (c.key.clone(), v))
-            .collect();
         Some(
             Prediction::new(
                 s.key.clone(),
@@ -238,7 +233,7 @@ impl Disambiguator for SimilarityWsd {
                 decision,
                 scores.get(i).copied().unwrap_or(0.0),
             )
-            .with_scores(keyed, Scale::Share),
+            .with_scores(keyed(candidates, &scores), Scale::Share),
         )
     }
 

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Inventory, PointerKind, Pos};
+use super::{Inventory, Pos};
 use crate::error::excerpt;
 
 /// One thing wrong with the dictionary.
@@ -152,19 +152,7 @@ pub fn check(dir: &Path, inv: &Inventory) -> Vec<Problem> {
         colour[root] = 1;
         while let Some(&mut (i, ref mut next)) = stack.last_mut() {
             let syn = &inv.synsets()[i];
-            let ups: Vec<usize> = syn
-                .pointers
-                .iter()
-                .filter(|p| {
-                    matches!(
-                        p.kind,
-                        PointerKind::Hypernym | PointerKind::InstanceHypernym
-                    )
-                })
-                .filter_map(|p| inv.position(p.target))
-                .collect();
-            if *next < ups.len() {
-                let j = ups[*next];
+            if let Some(j) = inv.parent_positions(i).nth(*next) {
                 *next += 1;
                 match colour[j] {
                     0 => {

@@ -13,7 +13,7 @@ use super::morphy::{self, Lexicon};
 use super::record::{
     parse_data_line, parse_index_line, parse_sense_index_line, SenseIndexEntry, Synset,
 };
-use super::{Dictionary, Pos, Sense, SynsetId};
+use super::{Dictionary, PointerKind, Pos, Sense, SynsetId};
 use crate::{Error, Result};
 
 /// lemma → its index entry.
@@ -256,6 +256,22 @@ impl Inventory {
     /// Position of `id` in [`Inventory::synsets`] (a dense index for caches).
     pub fn position(&self, id: SynsetId) -> Option<usize> {
         self.position.get(&id).map(|&i| i as usize)
+    }
+
+    /// Positions of the parents (hypernyms and instance hypernyms) of the
+    /// synset at position `i`: the edges the similarity measures climb and
+    /// `wsd info` checks for cycles.
+    pub fn parent_positions(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.synsets[i]
+            .pointers
+            .iter()
+            .filter(|p| {
+                matches!(
+                    p.kind,
+                    PointerKind::Hypernym | PointerKind::InstanceHypernym
+                )
+            })
+            .filter_map(|p| self.position(p.target))
     }
 
     /// Senses of the lemma (exact index spelling after normalisation:

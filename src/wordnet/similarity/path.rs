@@ -6,20 +6,11 @@
 use std::collections::VecDeque;
 
 use super::{Closure, Depths, Similarity};
-use crate::wordnet::{canonical_name, Inventory, PointerKind, SynsetId};
+use crate::wordnet::{canonical_name, Inventory, SynsetId};
 
 /// Parents (hypernyms and instance hypernyms) of the synset at `i`, as positions.
 pub(super) fn parents(inv: &Inventory, i: usize) -> impl Iterator<Item = usize> + '_ {
-    inv.synsets()[i]
-        .pointers
-        .iter()
-        .filter(|p| {
-            matches!(
-                p.kind,
-                PointerKind::Hypernym | PointerKind::InstanceHypernym
-            )
-        })
-        .filter_map(|p| inv.position(p.target))
+    inv.parent_positions(i)
 }
 
 /// Breadth-first hypernym closure with shortest distances (NLTK's
