@@ -219,12 +219,20 @@ fn score_resolves_keys_offsets_and_names_on_either_side() {
             system.display()
         );
         assert!(se.contains("compared as synsets"), "{se}");
+        assert_eq!(v["compared_as"], "synsets", "{so}");
         assert!(se.contains("is it the gold file"), "{se}");
     }
     // Keys against keys: as before, no note about synsets.
     let (_, so, se) = run(wsd().arg("score").arg(&keys).arg(&keys));
     assert!(so.contains("100.0"), "{so}");
     assert!(!se.contains("compared as synsets"), "{se}");
+    let (_, so, _) = run(wsd()
+        .arg("score")
+        .arg(&keys)
+        .arg(&keys)
+        .args(["--format", "json"]));
+    let v: serde_json::Value = serde_json::from_str(&so).unwrap();
+    assert_eq!(v["compared_as"], "sense_keys", "{so}");
 }
 
 #[test]

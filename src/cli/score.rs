@@ -27,6 +27,25 @@ pub struct Args {
     pub format: InfoFormat,
 }
 
+/// What `wsd score` compared: sense keys when both files hold only keys,
+/// synsets when either side has offsets or NLTK names (and WordNet is
+/// there to resolve them), the ids as written when it is not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+enum ComparedAs {
+    SenseKeys,
+    Synsets,
+    Written,
+}
+
+/// The JSON output: the score plus how the ids were compared.
+#[derive(serde::Serialize)]
+struct JsonReport<'a, T: serde::Serialize> {
+    compared_as: ComparedAs,
+    #[serde(flatten)]
+    score: &'a T,
+}
+
 /// Run `wsd score`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let gold = read_gold_key_file(&args.gold)?;
@@ -40,9 +59,14 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     if dict.is_none() {
         eprintln!("wsd: no WordNet found; checking keys by syntax only");
     }
+    // How the ids were compared, for JSON readers (text output says it on stderr).
+    let mut compared_as = ComparedAs::SenseKeys;
     let report = match &dict {
         Some(d) => {
             let pair = canonical_pair(d, &gold, &system);
+            if pair.as_synsets {
+                compared_as = ComparedAs::Synsets;
+            }
             if pair.as_synsets {
                 let list =
                     |f: &[IdForm]| f.iter().map(|f| f.name()).collect::<Vec<_>>().join(" and ");
@@ -75,6 +99,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 eprintln!("wsd: warning: {w}");
             }
             if other {
+                compared_as = ComparedAs::Written;
                 eprintln!(
                     "wsd: warning: offsets and NLTK names need WordNet (--wordnet DIR); compared as written"
                 );
@@ -84,7 +109,13 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     };
     let mut out = std::io::stdout().lock();
     match args.format {
-        InfoFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
+        InfoFormat::Json => {
+            let json = JsonReport {
+                compared_as,
+                score: &report,
+            };
+            writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?
+        }
         InfoFormat::Text => write!(out, "{}", render_text(&report))?,
     }
     Ok(ExitCode::SUCCESS)
