@@ -328,6 +328,31 @@ impl Resources {
         })
     }
 
+    /// The model file of `method` when several kinds of model are needed
+    /// at once (`ens` needs knn, nb and its own): the `--model` whose
+    /// header names `method`, else `models/<method>.wsd` when it exists
+    /// (unlike [`Resources::model_path`], a single `--model` of another
+    /// method is not taken for it). The error names what is missing and
+    /// `needed_by`, the method that needs it.
+    pub fn model_of_kind(&self, method: &str, needed_by: &str) -> Result<PathBuf> {
+        for p in &self.paths.models {
+            if model_io::read_header(p)?.method == method {
+                return Ok(p.clone());
+            }
+        }
+        let p = default_model_path(method);
+        if p.exists() {
+            return Ok(p);
+        }
+        Err(Error::MissingResource {
+            what: format!("{method} model (needed by {needed_by})"),
+            path: p,
+            fix: format!(
+                "pass it with --model FILE (one --model per model: the {method} model {needed_by} was trained with), or train one with `wsd train --method {method}`"
+            ),
+        })
+    }
+
     /// Is a model for `method` at hand (given with `--model` or at the
     /// default path)?
     pub fn has_model(&self, method: &str) -> bool {

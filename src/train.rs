@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::corpus::{attach_gold, read_key_file, read_semcor, read_xml, Document, Split};
-use crate::disambig::knn::{GlossPooling, GlossScope, KnnModel, KnnParams};
+use crate::disambig::ens::{self, EnsTraining};
+use crate::disambig::knn::{GlossPooling, GlossScope, Knn, KnnModel, KnnOptions, KnnParams};
 use crate::disambig::naive_bayes::{NaiveBayes, NbParams};
 use crate::model_io;
 use crate::pos::{tagged_sentences, PosTagger, DEFAULT_ITERATIONS};
@@ -185,8 +186,12 @@ pub struct TrainJob<'a> {
     pub nb: NbParams,
     /// knn options.
     pub knn: KnnTraining,
+    /// ens options.
+    pub ens: EnsTraining,
     /// Progress: (done, total) in the job's own units.
     pub progress: &'a (dyn Fn(usize, usize) + Sync),
+    /// One line per stage of a long job (stderr, unless quiet).
+    pub notice: &'a (dyn Fn(&str) + Sync),
 }
 
 /// Train Naive Bayes and save it with the WordNet checksum.
@@ -285,6 +290,46 @@ pub fn knn(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
         t.elapsed().as_secs_f64(),
         size as f64 / 1e6,
         job.output.display()
+    ))
+}
+
+/// Train the ens combiner on the full kNN model given with `--model`
+/// (trained on the same documents) and save it; the summary has the
+/// cross-validation and the learnt weights.
+pub fn ens(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
+    let t = Instant::now();
+    let inv = res.inventory()?;
+    let knn_path = res.model_of_kind(crate::disambig::knn::METHOD, ens::METHOD)?;
+    let knn = Knn::load(
+        &knn_path,
+        inv,
+        res.encoder()?.clone(),
+        KnnOptions::default(),
+    )?;
+    let (model, report) = ens::train(
+        inv,
+        &knn,
+        job.docs,
+        &job.data,
+        &job.nb,
+        &job.ens,
+        job.notice,
+        job.progress,
+    )
+    .map_err(|e| match e {
+        Error::BadParameter { name, value, msg } if name == "--model" => Error::BadParameter {
+            name,
+            value: format!("{} {value}", knn_path.display()),
+            msg,
+        },
+        e => e,
+    })?;
+    model.save(job.output, inv)?;
+    Ok(format!(
+        "{report}ens written to {} in {:.1} s (kNN model {})",
+        job.output.display(),
+        t.elapsed().as_secs_f64(),
+        knn_path.display()
     ))
 }
 

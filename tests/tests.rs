@@ -16,6 +16,8 @@
 //! * `own_data` — training from evaluation-framework XML + keys, `wsd score` on
 //!   any id form with its warnings, key-file ids independent of the typed path.
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
+//! * `ens` — the learned combination trained on that slice: eval, chains,
+//!   `--explain`, missing base models, corrupted files.
 //! * `report` — `wsd compare`, `eval --report/--errors`, `wsd errors`: the HTML
 //!   report parsed back against its JSON, the error TSV, the front-end breakdown.
 //! * `answers` — `tag --top/--explain`, `eval --top/--calibration`, `wsd
@@ -27,6 +29,7 @@
 
 mod answers;
 mod corpus;
+mod ens;
 mod faults;
 mod front_end;
 mod knn;

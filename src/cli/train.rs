@@ -11,6 +11,7 @@ use anyhow::Context;
 use super::args::{trainable, ResourceArgs};
 use super::{progress, Cli};
 use wsd::corpus::Split;
+use wsd::disambig::ens::EnsTraining;
 use wsd::disambig::knn::GlossPooling;
 use wsd::disambig::naive_bayes::NbParams;
 use wsd::disambig::Method;
@@ -20,10 +21,12 @@ use wsd::train::{training_documents, GlossRequest, KnnTraining, TrainJob, Traini
 /// Arguments of `wsd train`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  wsd train --method nb\n  wsd train --method nb --xml mine.data.xml --gold mine.gold.key.txt --output models/mine.wsd\n  wsd train --method nb --semcor corpora/semcor3.0 --xml mine.data.xml --gold mine.gold.key.txt\n  wsd train --method knn --split all --output models/knn.wsd\n  wsd train --method pos"
+    after_help = "Examples:\n  wsd train --method nb\n  wsd train --method nb --xml mine.data.xml --gold mine.gold.key.txt --output models/mine.wsd\n  wsd train --method nb --semcor corpora/semcor3.0 --xml mine.data.xml --gold mine.gold.key.txt\n  wsd train --method knn --split all --output models/knn.wsd\n  wsd train --method ens --model models/knn.wsd --output models/ens.wsd\n  wsd train --method pos"
 )]
 pub struct Args {
-    /// What to train: nb (Naive Bayes), knn (encoder sense vectors) or pos (POS tagger).
+    /// What to train: nb (Naive Bayes), knn (encoder sense vectors), ens
+    /// (a combination of knn, nb, lesk-ext and the prior; needs the knn
+    /// model with --model) or pos (POS tagger).
     #[arg(long, short)]
     pub method: String,
     /// Data and models (--semcor is the training data).
@@ -76,6 +79,14 @@ pub struct Args {
     /// to the context vectors (measured: no gain, see examples/knn_lab.rs).
     #[arg(long)]
     pub examples: bool,
+    /// ens: encode every Nth training document for the combiner's training
+    /// instances (4: about a quarter of the kNN training's encoder work).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub ens_sample: usize,
+    /// ens: the L2 weight of the regression [default: the best of 1e-4,
+    /// 1e-3, 1e-2, 1e-1 by cross-validation over the sampled documents].
+    #[arg(long, value_name = "X")]
+    pub ens_l2: Option<f64>,
 }
 
 /// Run `wsd train`.
@@ -187,17 +198,30 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     };
     let what = if method.name == "knn" {
         "sentences, examples and glosses"
+    } else if method.name == "ens" {
+        "sentences of the sampled documents"
     } else {
         "documents"
     };
     let pb = progress::Progress::new(docs.len() as u64, what, cli.quiet);
+    let quiet = cli.quiet;
     let job = TrainJob {
         docs: &docs,
         data,
         output: &output,
         nb,
         knn,
+        ens: EnsTraining {
+            sample_every: args.ens_sample,
+            l2: args.ens_l2,
+            ..EnsTraining::default()
+        },
         progress: &|done, total| pb.set(done as u64, total as u64),
+        notice: &|msg| {
+            if !quiet {
+                eprintln!("wsd: {msg}");
+            }
+        },
     };
     let summary = method.train(res, &job)?;
     pb.finish();

@@ -436,12 +436,37 @@ pub fn samples(method: &dyn Disambiguator, inv: &Inventory, docs: &[Document]) -
 }
 
 /// The methods `wsd calibrate` fits by default: every registered method
-/// but knn (see the module docs).
+/// but knn and ens (see the module docs: a model per fold would be needed).
 pub fn default_methods() -> Vec<&'static str> {
     super::registry::names()
         .into_iter()
-        .filter(|&n| n != super::knn::METHOD)
+        .filter(|&n| n != super::knn::METHOD && n != super::ens::METHOD)
         .collect()
+}
+
+/// Cross-fitting by document folds, so that no model answers its own
+/// training data: document `i` of `docs` is in fold `i % folds` (at least
+/// 2 folds); for each fold, `learn` gets the documents of the other folds
+/// and `answer` the fold's documents (with their index in `docs`) and what
+/// was learnt. The answers of all folds, fold after fold. Calibration
+/// fits nb and mfs-semcor this way, and `ens` takes its Naive Bayes
+/// features from it.
+pub fn cross_fitted<M, T>(
+    docs: &[Document],
+    folds: usize,
+    learn: impl Fn(&[Document]) -> M,
+    answer: impl Fn(&M, &[(usize, &Document)]) -> Vec<T>,
+) -> Vec<T> {
+    let folds = folds.max(2);
+    let mut out = Vec::new();
+    for f in 0..folds {
+        let (train, held): (Vec<_>, Vec<_>) =
+            docs.iter().enumerate().partition(|(i, _)| i % folds != f);
+        let train: Vec<Document> = train.into_iter().map(|(_, d)| d.clone()).collect();
+        let model = learn(&train);
+        out.extend(answer(&model, &held));
+    }
+    out
 }
 
 /// The fitting samples of the registered method `name` on `docs` (SemCor's
@@ -461,16 +486,10 @@ pub fn fit_samples(
     // Methods that learn from SemCor's train split answer each fold with
     // what they learnt from the other folds.
     let cross_fit = |learn: &dyn Fn(&[Document]) -> Box<dyn Disambiguator>| {
-        let folds = folds.max(2);
-        let mut out = Vec::new();
-        for f in 0..folds {
-            let (train, held): (Vec<_>, Vec<_>) =
-                docs.iter().enumerate().partition(|(i, _)| i % folds != f);
-            let train: Vec<Document> = train.into_iter().map(|(_, d)| d.clone()).collect();
-            let held: Vec<Document> = held.into_iter().map(|(_, d)| d.clone()).collect();
-            out.extend(samples(learn(&train).as_ref(), inv, &held));
-        }
-        out
+        cross_fitted(docs, folds, learn, |m, held| {
+            let held: Vec<Document> = held.iter().map(|(_, d)| (*d).clone()).collect();
+            samples(m.as_ref(), inv, &held)
+        })
     };
     if name == crate::disambig::naive_bayes::METHOD {
         return Ok(cross_fit(&|train| {
@@ -627,6 +646,32 @@ pub fn render_reliability(r: &Reliability) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cross_fitting_answers_each_document_once_with_a_model_that_never_saw_it() {
+        let docs: Vec<Document> = (0..7)
+            .map(|i| Document {
+                id: format!("d{i}"),
+                sentences: Vec::new(),
+            })
+            .collect();
+        let answers = cross_fitted(
+            &docs,
+            3,
+            |train| train.iter().map(|d| d.id.clone()).collect::<Vec<_>>(),
+            |seen, held| {
+                held.iter()
+                    .map(|(i, d)| (*i, seen.contains(&d.id), seen.len()))
+                    .collect::<Vec<_>>()
+            },
+        );
+        let mut ids: Vec<usize> = answers.iter().map(|a| a.0).collect();
+        ids.sort();
+        assert_eq!(ids, (0..7).collect::<Vec<_>>());
+        assert!(answers.iter().all(|a| !a.1));
+        // folds of 3, 2, 2 documents: each model learnt from the other 4 or 5
+        assert!(answers.iter().all(|a| a.2 == 7 - [3, 2, 2][a.0 % 3]));
+    }
 
     #[test]
     fn scales_normalise_to_one() {

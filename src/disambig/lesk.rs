@@ -479,6 +479,20 @@ impl ExtendedLesk {
             .with(inv, syn, || self.build_signature(inv, syn), |s| f(s))
     }
 
+    /// The overlap part of each candidate's score for `target` of `doc`
+    /// (its context in the options' window), without the prior: what
+    /// `ens` takes from extended Lesk, the prior being a feature of its own.
+    pub fn context_overlaps(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+    ) -> Vec<f64> {
+        let ctx = self.norm.context(doc, target, self.opts.window, None);
+        self.overlaps(inv, &ctx, candidates)
+    }
+
     /// Overlap part of the score of each candidate (without the prior).
     pub fn overlaps(&self, inv: &Inventory, ctx: &[StemId], candidates: &[Sense]) -> Vec<f64> {
         candidates

@@ -24,6 +24,7 @@ pub mod calibration;
 pub mod chain;
 pub mod context;
 pub mod discourse;
+pub mod ens;
 mod evidence;
 pub mod knn;
 pub mod lesk;

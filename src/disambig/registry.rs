@@ -226,6 +226,23 @@ pub static METHODS: &[Method] = &[
         },
         train: Some(train::knn),
     },
+    Method {
+        name: "ens",
+        summary: "a learned combination of knn, nb, lesk-ext and the sense prior (conditional logistic regression)",
+        needs: &[Need::Model, Need::Encoder],
+        build: |res, _| {
+            let inv = res.inventory()?;
+            let by = super::ens::METHOD;
+            let knn = res.model_of_kind(super::knn::METHOD, by)?;
+            let nb = res.model_of_kind(super::naive_bayes::METHOD, by)?;
+            let path = res.model_of_kind(by, by)?;
+            let knn = Knn::load(&knn, inv, res.encoder()?.clone(), KnnOptions::default())?;
+            let nb = NaiveBayes::load(&nb, inv)?;
+            let model = super::ens::EnsModel::load(&path, inv)?;
+            Ok(Box::new(super::ens::Ens::new(knn, nb, model, &path)?))
+        },
+        train: Some(train::ens),
+    },
 ];
 
 fn similarity(

@@ -164,8 +164,39 @@ impl Knn {
     /// The context vector of a synset: its own, or (propagation) its
     /// hypernyms' mean up to three levels, or its lexicographer file's.
     fn context_vector(&self, inv: &Inventory, id: SynsetId) -> Option<Cow<'_, [f32]>> {
-        if let Some(v) = self.index.get(&id).and_then(|&i| self.vectors.ctx(i)) {
-            return Some(Cow::Borrowed(v));
+        self.context_vector_by(inv, id, &|s| {
+            self.centroid(s).map(|(v, _)| Cow::Borrowed(v))
+        })
+        .map(|(v, _)| v)
+    }
+
+    /// The SemCor centroid of a synset (unit length) and how many tagged
+    /// instances went into it; `None` when SemCor did not tag it.
+    pub fn centroid(&self, id: SynsetId) -> Option<(&[f32], u32)> {
+        let &i = self.index.get(&id)?;
+        Some((self.vectors.ctx(i)?, self.vectors.entries[i].count))
+    }
+
+    /// The gloss vector of a synset (unit length), if the model has one.
+    pub fn gloss_vector(&self, id: SynsetId) -> Option<&[f32]> {
+        self.index.get(&id).and_then(|&i| self.vectors.gloss(i))
+    }
+
+    /// The context vector of a synset as [`Knn::scores`] uses it, with
+    /// the synsets' own centroids read through `centroid` (so that a
+    /// caller can take a document's contribution out of every centroid
+    /// the propagation reads: `ens`'s leave-one-document-out features).
+    /// The flag is true when the vector is the synset's own centroid,
+    /// false when propagated (hypernyms' mean up to three levels, else
+    /// the lexicographer file's mean, which `centroid` does not adjust).
+    pub fn context_vector_by<'s>(
+        &'s self,
+        inv: &Inventory,
+        id: SynsetId,
+        centroid: &dyn Fn(SynsetId) -> Option<Cow<'s, [f32]>>,
+    ) -> Option<(Cow<'s, [f32]>, bool)> {
+        if let Some(v) = centroid(id) {
+            return Some((v, true));
         }
         if !self.options.propagate {
             return None;
@@ -183,15 +214,15 @@ impl Knn {
             let mut sum = vec![0.0f32; self.vectors.dim];
             let mut n = 0;
             for h in &next {
-                if let Some(v) = self.index.get(h).and_then(|&i| self.vectors.ctx(i)) {
-                    for (a, x) in sum.iter_mut().zip(v) {
+                if let Some(v) = centroid(*h) {
+                    for (a, x) in sum.iter_mut().zip(v.iter()) {
                         *a += x;
                     }
                     n += 1;
                 }
             }
             if n > 0 {
-                return Some(Cow::Owned(normalized(&sum)));
+                return Some((Cow::Owned(normalized(&sum)), false));
             }
             if next.is_empty() {
                 break;
@@ -200,7 +231,49 @@ impl Knn {
         }
         self.lexfile
             .get(&syn.lex_filenum)
-            .map(|v| Cow::Borrowed(v.as_slice()))
+            .map(|v| (Cow::Borrowed(v.as_slice()), false))
+    }
+
+    /// The encoder the model was trained with.
+    pub fn encoder(&self) -> &Arc<Encoder> {
+        &self.encoder
+    }
+
+    /// The contextual vector of each target of `doc` (not normalised), as
+    /// prediction computes it: the sentences holding a target encoded in
+    /// one batch with the model's layer pooling. `None` for a target whose
+    /// sentence or token is out of range.
+    pub fn target_vectors(
+        &self,
+        doc: &Document,
+        targets: &[Candidates<'_>],
+    ) -> Vec<Option<Vec<f32>>> {
+        if targets.is_empty() {
+            return Vec::new();
+        }
+        let mut wanted: Vec<usize> = targets.iter().map(|c| c.target.sentence).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let words: Vec<Vec<String>> = wanted
+            .iter()
+            .map(|&i| {
+                doc.sentences
+                    .get(i)
+                    .map(|s| s.tokens.iter().map(|t| word_text(&t.text)).collect())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let mut vecs = self
+            .encoder
+            .encode_words_summed(&words, self.vectors.params.pooled_layers);
+        targets
+            .iter()
+            .map(|c| {
+                let s = wanted.binary_search(&c.target.sentence).ok()?;
+                let row = vecs.get_mut(s)?;
+                row.get_mut(c.target.token).map(std::mem::take)
+            })
+            .collect()
     }
 
     /// Score of each candidate for the unit vector `v` (`None`: no vector).
@@ -373,31 +446,16 @@ impl Disambiguator for Knn {
         if targets.is_empty() {
             return Vec::new();
         }
-        // encode only the sentences that hold a target, all in one batch
-        let mut wanted: Vec<usize> = targets.iter().map(|c| c.target.sentence).collect();
-        wanted.sort_unstable();
-        wanted.dedup();
-        let words: Vec<Vec<String>> = wanted
-            .iter()
-            .map(|&i| {
-                doc.sentences
-                    .get(i)
-                    .map(|s| s.tokens.iter().map(|t| word_text(&t.text)).collect())
-                    .unwrap_or_default()
-            })
-            .collect();
-        let vecs = self
-            .encoder
-            .encode_words_summed(&words, self.vectors.params.pooled_layers);
+        // the sentences that hold a target, encoded in one batch
+        let vecs = self.target_vectors(doc, targets);
         targets
             .iter()
-            .map(|c| {
+            .zip(vecs)
+            .map(|(c, v)| {
                 if c.senses.is_empty() {
                     return None;
                 }
-                let s = wanted.binary_search(&c.target.sentence).ok()?;
-                let v = vecs.get(s)?.get(c.target.token)?;
-                self.decide(inv, v, &c.senses)
+                self.decide(inv, &v?, &c.senses)
             })
             .collect()
     }

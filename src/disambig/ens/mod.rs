@@ -1,0 +1,262 @@
+//! `ens`: a learned combination of kNN, Naive Bayes, extended Lesk and the
+//! sense-frequency prior (issue 13, item 4).
+//!
+//! **Why.** The methods err differently: kNN's contextual vectors know
+//! senses it never saw in a window NB cannot read, NB knows the lemmas
+//! SemCor has many examples of, Lesk reads glosses, and the first sense is
+//! right three times out of four in domain. A back-off chain uses one of
+//! them per target; `ens` weighs all of them for every candidate.
+//!
+//! **Model.** Per candidate sense, a feature row from the base methods
+//! ([`features`]: kNN cosines with the context and gloss vectors, its
+//! combined score, gap to the best and whether the vector is the synset's
+//! own, propagated or missing; NB's log posterior, whether it is NB's
+//! choice, whether NB never saw the sense, and the log posterior scaled by
+//! how many examples NB had; Lesk's weighted overlap; the log tag-count
+//! share, first sense, unseen sense; per-POS copies of the main ones),
+//! and a conditional logistic regression over the target's candidates
+//! ([`logreg`]), L2-regularised. Its utility `w · x` is the score, its
+//! softmax the distribution ([`Scale::Log`]).
+//!
+//! **Training** ([`train`]) is cross-fitted on the training data (SemCor's
+//! train split), so that no base method scores its own training data:
+//! Naive Bayes by document folds ([`crate::disambig::calibration::cross_fitted`]),
+//! kNN exactly leave-one-document-out from the full kNN model (a
+//! centroid without the document's own instances, see
+//! [`features::Removal`]), which needs only the vectors of the encoded
+//! sample of documents (every 4th by default); the tag-count prior with
+//! WordNet's counts minus the document's own occurrences (WordNet's counts
+//! were made on all of SemCor). The L2 weight is chosen by
+//! cross-validation over documents.
+//!
+//! **Prediction** needs the kNN and NB models ens was trained with (the
+//! model header records the kNN model's size and encoder and NB's
+//! parameters; another model is refused) and the ens model. kNN runs
+//! with its default options whatever `--gloss-weight`/`--prior` say,
+//! since the weights were learnt on those features.
+
+pub mod features;
+pub mod logreg;
+mod model;
+mod train;
+
+pub use model::{EnsModel, EnsParams};
+pub use train::{train, train_on_sample, EnsTraining, SampleVectors, L2_GRID};
+
+use std::path::Path;
+
+use crate::corpus::{Document, Target};
+use crate::disambig::knn::Knn;
+use crate::disambig::lesk::ExtendedLesk;
+use crate::disambig::naive_bayes::{NaiveBayes, NbParams};
+use crate::disambig::{
+    keyed, Candidates, Decision, Disambiguator, Evidence, Prediction, Scale, Weighted,
+};
+use crate::wordnet::{Inventory, Sense};
+use crate::{Error, Result};
+
+/// Method name in model headers and `--method`.
+pub const METHOD: &str = "ens";
+
+/// NB parameters with the scoring ones (which ens does not use: it sets
+/// `min_examples` to 1) made equal, for comparing feature parameters.
+fn nb_features(p: &NbParams) -> NbParams {
+    NbParams {
+        min_examples: 1,
+        ..p.clone()
+    }
+}
+
+/// The combiner with its base methods.
+pub struct Ens {
+    knn: Knn,
+    nb: NaiveBayes,
+    lesk: ExtendedLesk,
+    model: EnsModel,
+    weights: Vec<f64>,
+}
+
+impl std::fmt::Debug for Ens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ens")
+            .field("params", &self.model.params)
+            .finish()
+    }
+}
+
+impl Ens {
+    /// Combine a trained model with its base models; `path` names the ens
+    /// model in errors. Refuses kNN and NB models other than those it was
+    /// trained with (another size, encoder or NB feature parameters).
+    pub fn new(knn: Knn, mut nb: NaiveBayes, model: EnsModel, path: &Path) -> Result<Ens> {
+        let p = &model.params;
+        let kp = knn.params();
+        if kp.documents != p.knn_documents
+            || kp.tagged_tokens != p.knn_tagged_tokens
+            || (!kp.encoder_fingerprint.is_empty()
+                && !p.encoder_fingerprint.is_empty()
+                && kp.encoder_fingerprint != p.encoder_fingerprint)
+        {
+            return Err(Error::Model {
+                path: path.to_path_buf(),
+                msg: format!(
+                    "trained with a knn model of {} documents and {} tagged tokens, but the knn model given has {} and {}; pass the knn model ens was trained with, or retrain ens with `wsd train --method ens --model KNN.wsd`",
+                    p.knn_documents, p.knn_tagged_tokens, kp.documents, kp.tagged_tokens
+                ),
+            });
+        }
+        if nb_features(nb.params()) != nb_features(&p.nb) {
+            return Err(Error::Model {
+                path: path.to_path_buf(),
+                msg: format!(
+                    "its Naive Bayes features were cross-fitted with other NB parameters than those of the nb model given ({} against {}); pass an nb model trained with the same --nb-params, or retrain ens",
+                    serde_json::to_string(&p.nb).unwrap_or_default(),
+                    serde_json::to_string(nb.params()).unwrap_or_default()
+                ),
+            });
+        }
+        let scoring = nb_features(nb.params());
+        nb.set_scoring(&scoring);
+        let weights = model.raw_weights();
+        Ok(Ens {
+            knn,
+            nb,
+            lesk: ExtendedLesk::default(),
+            model,
+            weights,
+        })
+    }
+
+    /// The trained combiner.
+    pub fn model(&self) -> &EnsModel {
+        &self.model
+    }
+
+    /// The feature rows of a target's candidates (vector: the target's
+    /// contextual vector).
+    fn rows(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        cands: &[Sense],
+        vector: Option<&[f32]>,
+    ) -> Vec<Vec<f64>> {
+        let counts: Vec<u32> = cands.iter().map(|s| s.tag_count).collect();
+        let (t, ev) = features::evidence(
+            inv, &self.knn, &self.nb, &self.lesk, doc, target, cands, vector, None, &counts,
+        );
+        features::feature_rows(&t, &ev)
+    }
+
+    fn utilities(&self, rows: &[Vec<f64>]) -> Vec<f64> {
+        rows.iter()
+            .map(|x| x.iter().zip(&self.weights).map(|(a, b)| a * b).sum())
+            .collect()
+    }
+
+    /// Decide `target` given its contextual vector (`None`: kNN has no
+    /// evidence), as [`Disambiguator::disambiguate`] does after encoding.
+    pub fn decide(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        cands: &[Sense],
+        vector: Option<&[f32]>,
+    ) -> Option<Prediction> {
+        if cands.len() < 2 {
+            return None;
+        }
+        let u = self.utilities(&self.rows(inv, doc, target, cands, vector));
+        let max = u.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if !max.is_finite() {
+            return None;
+        }
+        let i = u.iter().position(|&x| x == max)?;
+        let decision = if u.iter().filter(|&&x| x == max).count() > 1 {
+            Decision::Tie
+        } else {
+            Decision::Decided
+        };
+        Some(
+            Prediction::new(cands[i].key.clone(), METHOD, decision, max)
+                .with_scores(keyed(cands, &u), Scale::Log),
+        )
+    }
+
+    fn vector_of(&self, doc: &Document, target: &Target, cands: &[Sense]) -> Option<Vec<f32>> {
+        let c = Candidates {
+            target: target.clone(),
+            senses: std::borrow::Cow::Borrowed(cands),
+        };
+        self.knn.target_vectors(doc, &[c]).pop().flatten()
+    }
+}
+
+/// Features shown by `--explain`.
+pub const EXPLAINED: usize = 6;
+
+impl Disambiguator for Ens {
+    fn name(&self) -> &str {
+        METHOD
+    }
+
+    fn disambiguate(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+    ) -> Option<Prediction> {
+        let v = self.vector_of(doc, target, candidates);
+        self.decide(inv, doc, target, candidates, v.as_deref())
+    }
+
+    fn disambiguate_document(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        targets: &[Candidates<'_>],
+    ) -> Vec<Option<Prediction>> {
+        let vecs = self.knn.target_vectors(doc, targets);
+        targets
+            .iter()
+            .zip(vecs)
+            .map(|(c, v)| self.decide(inv, doc, &c.target, &c.senses, v.as_deref()))
+            .collect()
+    }
+
+    /// Each feature's contribution to the chosen sense's lead over the
+    /// runner-up, `w_j · (x_chosen − x_runner-up)`, the largest in size
+    /// first.
+    fn explain(
+        &self,
+        inv: &Inventory,
+        doc: &Document,
+        target: &Target,
+        candidates: &[Sense],
+        prediction: &Prediction,
+    ) -> Option<Evidence> {
+        let v = self.vector_of(doc, target, candidates);
+        let rows = self.rows(inv, doc, target, candidates, v.as_deref());
+        let chosen = candidates.iter().position(|c| c.key == prediction.key)?;
+        let u = self.utilities(&rows);
+        let other = (0..candidates.len())
+            .filter(|&i| i != chosen)
+            .max_by(|&a, &b| u[a].total_cmp(&u[b]).then(b.cmp(&a)))?;
+        let mut parts: Vec<(usize, f64)> = (0..self.weights.len())
+            .map(|j| (j, self.weights[j] * (rows[chosen][j] - rows[other][j])))
+            .filter(|(_, d)| *d != 0.0)
+            .collect();
+        parts.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
+        parts.truncate(EXPLAINED);
+        Some(Evidence::Features {
+            against: Some(candidates[other].key.clone()),
+            features: parts
+                .into_iter()
+                .map(|(j, d)| Weighted::new(features::FEATURES[j], d))
+                .collect(),
+        })
+    }
+}

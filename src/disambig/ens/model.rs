@@ -1,0 +1,295 @@
+//! The trained combiner: feature names, their scales and weights
+//! ([`EnsModel`]), and what it was trained with ([`EnsParams`], in the
+//! model header), saved and loaded through [`crate::model_io`]
+//! (checksummed, written atomically).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::features::FEATURES;
+use super::METHOD;
+use crate::disambig::naive_bayes::NbParams;
+use crate::model_io;
+use crate::wordnet::Inventory;
+use crate::{Error, Result};
+
+/// Body tag: type and version of the body.
+const TAG: &[u8; 8] = b"WSDENS01";
+
+/// What an ens model was trained with (the model header's `params`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EnsParams {
+    /// The training data (`semcor:train`).
+    pub data: String,
+    /// Every how many documents of the training data were encoded for
+    /// the combiner's training instances.
+    pub sample_every: usize,
+    /// Documents encoded.
+    pub sampled_documents: usize,
+    /// Training targets (two or more candidates, a gold key among them).
+    pub instances: usize,
+    /// Their candidates (the rows of the regression).
+    pub candidates: usize,
+    /// Folds of Naive Bayes' cross-fitting and of the cross-validation
+    /// that chose `l2`.
+    pub folds: usize,
+    /// L2 weight of the fit (on standardised features).
+    pub l2: f64,
+    /// Cross-validated accuracy (percent, training instances) for each L2
+    /// weight tried; empty when `l2` was given.
+    pub cv: Vec<(f64, f64)>,
+    /// The kNN model's training documents and tagged tokens (the knn
+    /// model ens must be used with has the same).
+    pub knn_documents: usize,
+    /// See `knn_documents`.
+    pub knn_tagged_tokens: usize,
+    /// The encoder's fingerprint.
+    pub encoder_fingerprint: String,
+    /// Naive Bayes' parameters of the cross-fitted models (the nb model
+    /// used with ens must have the same feature parameters).
+    pub nb: NbParams,
+}
+
+/// A trained combiner.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnsModel {
+    /// Training facts.
+    pub params: EnsParams,
+    /// Feature names ([`FEATURES`]).
+    pub features: Vec<String>,
+    /// Each feature's standard deviation over the training candidates
+    /// (the regression saw `x / scale`).
+    pub scale: Vec<f64>,
+    /// Weights of the standardised features.
+    pub weights: Vec<f64>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Body {
+    features: Vec<String>,
+    scale: Vec<f64>,
+    weights: Vec<f64>,
+}
+
+fn model_err(path: &Path, msg: impl Into<String>) -> Error {
+    Error::Model {
+        path: path.to_path_buf(),
+        msg: msg.into(),
+    }
+}
+
+impl EnsModel {
+    /// Weights per unit of each raw feature (`weight / scale`): the
+    /// utility of a candidate is their dot product with its feature row.
+    pub fn raw_weights(&self) -> Vec<f64> {
+        self.weights
+            .iter()
+            .zip(&self.scale)
+            .map(|(w, s)| w / s)
+            .collect()
+    }
+
+    /// The weights as a table for people: one feature a line, the weight
+    /// of the standardised feature (comparable between features) and per
+    /// raw unit, largest first.
+    pub fn weights_table(&self) -> String {
+        let mut order: Vec<usize> = (0..self.weights.len()).collect();
+        order.sort_by(|&a, &b| self.weights[b].abs().total_cmp(&self.weights[a].abs()));
+        let mut s = String::from("feature                      weight (standardised)  per unit\n");
+        for i in order {
+            let _ = writeln!(
+                s,
+                "{:<28} {:>+10.3}            {:>+10.3}",
+                self.features[i],
+                self.weights[i],
+                self.weights[i] / self.scale[i]
+            );
+        }
+        s
+    }
+
+    /// The body bytes.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        model_io::to_body(
+            TAG,
+            &Body {
+                features: self.features.clone(),
+                scale: self.scale.clone(),
+                weights: self.weights.clone(),
+            },
+        )
+    }
+
+    /// Write the model to `path` (atomically), with `inv`'s checksum.
+    pub fn save(&self, path: &Path, inv: &Inventory) -> Result<()> {
+        self.save_with_checksum(path, inv.checksum()?)
+    }
+
+    /// [`EnsModel::save`] with an explicit WordNet checksum.
+    pub fn save_with_checksum(&self, path: &Path, wordnet_sha256: &str) -> Result<()> {
+        let params =
+            serde_json::to_value(&self.params).map_err(|e| Error::Encode(e.to_string()))?;
+        model_io::write_model(path, METHOD, wordnet_sha256, params, &self.to_bytes()?)?;
+        Ok(())
+    }
+
+    /// Read a model written by [`EnsModel::save`]: refuses another method,
+    /// another WordNet, a corrupted file, and a model whose features are
+    /// not this build's.
+    pub fn load(path: &Path, inv: &Inventory) -> Result<EnsModel> {
+        EnsModel::load_with_checksum(path, inv.checksum()?)
+    }
+
+    /// [`EnsModel::load`] with an explicit WordNet checksum.
+    pub fn load_with_checksum(path: &Path, wordnet_sha256: &str) -> Result<EnsModel> {
+        let (header, body) = model_io::read_model(path, METHOD, Some(wordnet_sha256))?;
+        let params: EnsParams = serde_json::from_value(header.params).map_err(|e| {
+            model_err(
+                path,
+                format!("corrupted header parameters ({e}); retrain with `wsd train --method ens`"),
+            )
+        })?;
+        let b: Body = model_io::from_body(path, TAG, &body)?;
+        EnsModel::from_parts(params, b.features, b.scale, b.weights, path)
+    }
+
+    fn from_parts(
+        params: EnsParams,
+        features: Vec<String>,
+        scale: Vec<f64>,
+        weights: Vec<f64>,
+        path: &Path,
+    ) -> Result<EnsModel> {
+        if features
+            .iter()
+            .map(String::as_str)
+            .ne(FEATURES.iter().copied())
+        {
+            return Err(model_err(
+                path,
+                format!(
+                    "trained with other features ({} of them; this wsd computes {}); retrain with `wsd train --method ens`",
+                    features.len(),
+                    FEATURES.len()
+                ),
+            ));
+        }
+        if scale.len() != features.len() || weights.len() != features.len() {
+            return Err(model_err(
+                path,
+                format!(
+                    "corrupted: {} features, {} scales, {} weights; retrain with `wsd train --method ens`",
+                    features.len(),
+                    scale.len(),
+                    weights.len()
+                ),
+            ));
+        }
+        if scale.iter().any(|s| !(s.is_finite() && *s > 0.0))
+            || weights.iter().any(|w| !w.is_finite())
+        {
+            return Err(model_err(
+                path,
+                "corrupted: a scale or weight is not a finite number (scales must be > 0); retrain with `wsd train --method ens`",
+            ));
+        }
+        Ok(EnsModel {
+            params,
+            features,
+            scale,
+            weights,
+        })
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    pub(crate) fn toy(weights: Vec<f64>) -> EnsModel {
+        let n = FEATURES.len();
+        EnsModel {
+            params: EnsParams {
+                data: "toy".into(),
+                sample_every: 1,
+                sampled_documents: 1,
+                instances: 1,
+                candidates: 2,
+                folds: 2,
+                l2: 0.01,
+                cv: vec![(0.01, 50.0)],
+                knn_documents: 1,
+                knn_tagged_tokens: 1,
+                encoder_fingerprint: String::new(),
+                nb: NbParams::default(),
+            },
+            features: FEATURES.iter().map(|s| s.to_string()).collect(),
+            scale: (0..n).map(|i| 1.0 + i as f64).collect(),
+            weights,
+        }
+    }
+
+    #[test]
+    fn file_round_trip_and_damaged_files_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("ens.wsd");
+        let m = toy((0..FEATURES.len()).map(|i| i as f64 - 3.0).collect());
+        m.save_with_checksum(&p, "abc").unwrap();
+        assert_eq!(EnsModel::load_with_checksum(&p, "abc").unwrap(), m);
+        let e = EnsModel::load_with_checksum(&p, "def")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("another WordNet"), "{e}");
+        let mut bytes = std::fs::read(&p).unwrap();
+        let n = bytes.len();
+        bytes[n - 5] ^= 1;
+        std::fs::write(&p, &bytes).unwrap();
+        let e = EnsModel::load_with_checksum(&p, "abc")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("checksum") && e.contains("ens.wsd"), "{e}");
+        bytes.truncate(n - 9);
+        std::fs::write(&p, &bytes).unwrap();
+        let e = EnsModel::load_with_checksum(&p, "abc")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("truncated"), "{e}");
+        // another method's file
+        crate::model_io::write_model(&p, "nb", "abc", serde_json::json!({}), b"x").unwrap();
+        let e = EnsModel::load_with_checksum(&p, "abc")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a `ens` model"), "{e}");
+    }
+
+    #[test]
+    fn parts_are_checked() {
+        let n = FEATURES.len();
+        let m = toy(vec![0.5; n]);
+        let p = Path::new("e.wsd");
+        let ok = EnsModel::from_parts(
+            m.params.clone(),
+            m.features.clone(),
+            m.scale.clone(),
+            m.weights.clone(),
+            p,
+        );
+        assert_eq!(ok.unwrap(), m);
+        let mut f = m.features.clone();
+        f.pop();
+        let e = EnsModel::from_parts(m.params.clone(), f, m.scale.clone(), m.weights.clone(), p)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("e.wsd") && e.contains("other features"), "{e}");
+        let mut w = m.weights.clone();
+        w[3] = f64::NAN;
+        let e = EnsModel::from_parts(m.params.clone(), m.features.clone(), m.scale.clone(), w, p)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a finite number"), "{e}");
+        assert!((m.raw_weights()[1] - 0.25).abs() < 1e-12);
+        assert!(m.weights_table().lines().count() == n + 1);
+    }
+}

@@ -1,0 +1,458 @@
+//! Training the combiner (see the module docs of [`super`]): cross-fitted
+//! base-method evidence on a sample of the training documents, then the
+//! regression, its L2 weight chosen by cross-validation over documents.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use rayon::prelude::*;
+
+use super::features::{
+    combine, feature_rows, gold_synsets, knn_evidence, nb_evidence, NbEvidence, Removal,
+    Resultants, FEATURES,
+};
+use super::logreg::{self, Group};
+use super::model::{EnsModel, EnsParams};
+use super::nb_features;
+use crate::corpus::Document;
+use crate::disambig::calibration::cross_fitted;
+use crate::disambig::candidates;
+use crate::disambig::knn::{dot, normalized, Knn, TRAIN_BATCH};
+use crate::disambig::lesk::ExtendedLesk;
+use crate::disambig::naive_bayes::{NaiveBayes, NbParams};
+use crate::wordnet::{Inventory, SynsetId};
+use crate::{Error, Result};
+
+/// L2 weights tried by cross-validation (on standardised features, mean
+/// log-likelihood per target).
+pub const L2_GRID: &[f64] = &[1e-4, 1e-3, 1e-2, 1e-1];
+
+/// Options of an ens training run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnsTraining {
+    /// Encode every `sample_every`-th training document (document `i`
+    /// with `i % sample_every == 0`) for the combiner's training instances.
+    pub sample_every: usize,
+    /// Folds of NB's cross-fitting and of the L2 cross-validation.
+    pub folds: usize,
+    /// The L2 weight; `None`: the best of [`L2_GRID`] by cross-validation.
+    pub l2: Option<f64>,
+    /// Features left out (weight 0), for ablations.
+    pub without: Vec<String>,
+}
+
+impl Default for EnsTraining {
+    fn default() -> Self {
+        EnsTraining {
+            sample_every: 4,
+            folds: 5,
+            l2: None,
+            without: Vec::new(),
+        }
+    }
+}
+
+/// One training target: its document (position in the sample) and group.
+struct Instance {
+    doc: usize,
+    group: Group,
+}
+
+/// Percent of `groups` whose best candidate under `w` is gold.
+fn accuracy(w: &[f64], groups: &[&Group]) -> f64 {
+    let right = groups
+        .iter()
+        .filter(|g| logreg::best(w, &g.rows).is_some_and(|i| g.gold[i]))
+        .count();
+    100.0 * right as f64 / groups.len().max(1) as f64
+}
+
+/// Train ens on `docs` (the kNN model's own training documents) with the
+/// full kNN model `knn`; `notice` gets one line per stage, `progress`
+/// (done, total) the sentences encoded. Returns the model and a report
+/// for people (the cross-validation and the weights).
+#[allow(clippy::too_many_arguments)]
+pub fn train(
+    inv: &Inventory,
+    knn: &Knn,
+    docs: &[Document],
+    data: &str,
+    nb_params: &NbParams,
+    opts: &EnsTraining,
+    notice: &(dyn Fn(&str) + Sync),
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<(EnsModel, String)> {
+    let kp = knn.params();
+    if kp.documents != docs.len() {
+        return Err(Error::bad_parameter(
+            "--model",
+            format!("(knn model of {} documents)", kp.documents),
+            format!(
+                "ens trains on the knn model's own training documents ({} here: use the --split/--limit-docs/--xml the knn model was trained with); its leave-one-document-out features are exact only then",
+                docs.len()
+            ),
+        ));
+    }
+    if opts.sample_every == 0 || opts.folds < 2 {
+        return Err(Error::bad_parameter(
+            "--ens-sample",
+            opts.sample_every,
+            "must be at least 1 (and the folds at least 2)",
+        ));
+    }
+    let sample: Vec<usize> = (0..docs.len())
+        .filter(|i| i % opts.sample_every == 0)
+        .collect();
+
+    // The sample's contextual vectors, encoded as the kNN model was.
+    let sentences: Vec<(usize, usize)> = sample
+        .iter()
+        .flat_map(|&d| (0..docs[d].sentences.len()).map(move |s| (d, s)))
+        .collect();
+    notice(&format!(
+        "ens: encoding {} sentences of {} sampled documents (every {}th)",
+        sentences.len(),
+        sample.len(),
+        opts.sample_every
+    ));
+    let layers = kp.pooled_layers.max(1);
+    let mut vectors: HashMap<(usize, usize, usize), Vec<f32>> = HashMap::new();
+    let mut done = 0;
+    progress(0, sentences.len());
+    for chunk in sentences.chunks(TRAIN_BATCH) {
+        let words: Vec<Vec<String>> = chunk
+            .iter()
+            .map(|&(d, s)| {
+                docs[d].sentences[s]
+                    .tokens
+                    .iter()
+                    .map(|t| t.text.replace('_', " "))
+                    .collect()
+            })
+            .collect();
+        let encoded = knn.encoder().encode_words_summed(&words, layers);
+        for (&(d, s), vecs) in chunk.iter().zip(encoded) {
+            for (t, (tok, v)) in docs[d].sentences[s].tokens.iter().zip(vecs).enumerate() {
+                if !tok.gold.is_empty() || tok.instance.is_some() {
+                    vectors.insert((d, s, t), v);
+                }
+            }
+        }
+        done += chunk.len();
+        progress(done, sentences.len());
+    }
+    train_on_sample(
+        inv, knn, docs, data, nb_params, opts, &sample, &vectors, notice,
+    )
+}
+
+/// The contextual vectors of a sample of the training documents: by
+/// (document, sentence, token), at least for every tagged token and target.
+pub type SampleVectors = HashMap<(usize, usize, usize), Vec<f32>>;
+
+/// [`train`] after the encoding: `sample` are the indices in `docs` of the
+/// documents whose `vectors` are given (they must come from the encoder
+/// and pooling of the kNN model; `examples/ens_lab.rs` reads them from a
+/// cache). `opts.sample_every` is only recorded.
+#[allow(clippy::too_many_arguments)]
+pub fn train_on_sample(
+    inv: &Inventory,
+    knn: &Knn,
+    docs: &[Document],
+    data: &str,
+    nb_params: &NbParams,
+    opts: &EnsTraining,
+    sample: &[usize],
+    vectors: &SampleVectors,
+    notice: &(dyn Fn(&str) + Sync),
+) -> Result<(EnsModel, String)> {
+    let kp = knn.params();
+    let in_sample: HashMap<usize, usize> =
+        sample.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+
+    // Naive Bayes, cross-fitted by document folds: the model answering a
+    // document never saw it.
+    notice(&format!(
+        "ens: Naive Bayes cross-fitted over {} folds of {} documents",
+        opts.folds,
+        docs.len()
+    ));
+    let nbp = nb_features(nb_params);
+    let nb_by_doc: HashMap<usize, Vec<Option<NbEvidence>>> = cross_fitted(
+        docs,
+        opts.folds,
+        |train| NaiveBayes::train(inv, train, &nbp, &|_, _| {}),
+        |nb, held| {
+            held.par_iter()
+                .filter(|(i, _)| in_sample.contains_key(i))
+                .map(|(i, doc)| {
+                    let ev = doc
+                        .targets()
+                        .iter()
+                        .map(|t| {
+                            let cands = candidates(inv, &t.lemma, t.pos);
+                            (cands.len() >= 2).then(|| nb_evidence(nb, inv, doc, t, &cands))
+                        })
+                        .collect();
+                    (*i, ev)
+                })
+                .collect::<Vec<_>>()
+        },
+    )
+    .into_iter()
+    .collect();
+
+    // Each sampled document's share of the centroids, and the resultant
+    // lengths estimated from all sampled instances.
+    let removals: Vec<Removal> = sample
+        .par_iter()
+        .map(|&d| {
+            let mut r = Removal::default();
+            for (s, sent) in docs[d].sentences.iter().enumerate() {
+                for (t, tok) in sent.tokens.iter().enumerate() {
+                    if tok.gold.is_empty() {
+                        continue;
+                    }
+                    if let Some(v) = vectors.get(&(d, s, t)) {
+                        r.add(&gold_synsets(inv, &tok.gold), &normalized(v));
+                    }
+                }
+            }
+            r
+        })
+        .collect();
+    let mut cos: HashMap<SynsetId, (f64, u32)> = HashMap::new();
+    for r in &removals {
+        for (id, (k, sum)) in &r.sums {
+            if let Some((c, _)) = knn.centroid(*id) {
+                let e = cos.entry(*id).or_default();
+                e.0 += dot(c, sum) as f64;
+                e.1 += k;
+            }
+        }
+    }
+    let resultants = Resultants::estimate(knn, &cos);
+
+    // The training instances.
+    notice("ens: features of the sampled training instances (kNN leave-one-document-out, extended Lesk, prior without the document)");
+    let lesk = ExtendedLesk::default();
+    let instances: Vec<Instance> = sample
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(k, &d)| {
+            let doc = &docs[d];
+            let mut own: HashMap<&str, u32> = HashMap::new();
+            for tok in doc.sentences.iter().flat_map(|s| s.tokens.iter()) {
+                for g in &tok.gold {
+                    *own.entry(g.as_str()).or_default() += 1;
+                }
+            }
+            let nb = nb_by_doc.get(&d);
+            let mut out = Vec::new();
+            for (ti, t) in doc.targets().iter().enumerate() {
+                let cands = candidates(inv, &t.lemma, t.pos);
+                let gold = &doc.token(t).gold;
+                let flags: Vec<bool> = cands.iter().map(|c| gold.contains(&c.key)).collect();
+                if cands.len() < 2 || !flags.iter().any(|&g| g) {
+                    continue;
+                }
+                let kv = match vectors.get(&(d, t.sentence, t.token)) {
+                    Some(v) => knn_evidence(knn, inv, v, &cands, Some((&removals[k], &resultants))),
+                    None => vec![Default::default(); cands.len()],
+                };
+                let nv = nb
+                    .and_then(|n| n.get(ti).cloned().flatten())
+                    .unwrap_or_default();
+                let lv = lesk.context_overlaps(inv, doc, t, &cands);
+                let counts: Vec<u32> = cands
+                    .iter()
+                    .map(|c| {
+                        c.tag_count
+                            .saturating_sub(own.get(c.key.as_str()).copied().unwrap_or(0))
+                    })
+                    .collect();
+                let (te, ce) = combine(t, kv, nv, lv, &counts);
+                out.push(Instance {
+                    doc: k,
+                    group: Group {
+                        rows: feature_rows(&te, &ce),
+                        gold: flags,
+                    },
+                });
+            }
+            out
+        })
+        .collect();
+    if instances.is_empty() {
+        return Err(Error::bad_parameter(
+            "--ens-sample",
+            opts.sample_every,
+            "the sampled documents hold no target with two or more senses and a gold key among them: nothing to learn from",
+        ));
+    }
+
+    // Standardise: each feature's standard deviation over all candidates.
+    let d = FEATURES.len();
+    let rows = instances.iter().flat_map(|i| i.group.rows.iter());
+    let n_rows = instances.iter().map(|i| i.group.rows.len()).sum::<usize>() as f64;
+    let mut mean = vec![0.0; d];
+    let mut sq = vec![0.0; d];
+    for r in rows {
+        for j in 0..d {
+            mean[j] += r[j];
+            sq[j] += r[j] * r[j];
+        }
+    }
+    let scale: Vec<f64> = (0..d)
+        .map(|j| {
+            let m = mean[j] / n_rows;
+            let var = sq[j] / n_rows - m * m;
+            if var > 1e-12 {
+                var.sqrt()
+            } else {
+                1.0
+            }
+        })
+        .collect();
+    for name in &opts.without {
+        if !FEATURES.contains(&name.as_str()) {
+            return Err(Error::bad_parameter(
+                "without",
+                name,
+                format!("not a feature of ens ({})", FEATURES.join(", ")),
+            ));
+        }
+    }
+    let keep: Vec<f64> = FEATURES
+        .iter()
+        .map(|f| {
+            if opts.without.iter().any(|w| w == f) {
+                0.0
+            } else {
+                1.0
+            }
+        })
+        .collect();
+    let groups: Vec<(usize, Group)> = instances
+        .into_iter()
+        .map(|i| {
+            let rows = i
+                .group
+                .rows
+                .into_iter()
+                .map(|r| {
+                    r.iter()
+                        .zip(&scale)
+                        .zip(&keep)
+                        .map(|((x, s), k)| k * x / s)
+                        .collect()
+                })
+                .collect();
+            (
+                i.doc,
+                Group {
+                    rows,
+                    gold: i.group.gold,
+                },
+            )
+        })
+        .collect();
+
+    // The L2 weight: given, or the best of the grid by cross-validation
+    // over the sampled documents.
+    let mut report = String::new();
+    let mut cv = Vec::new();
+    let l2 = match opts.l2 {
+        Some(l2) => l2,
+        None => {
+            notice(&format!(
+                "ens: choosing the L2 weight by {}-fold cross-validation over the sampled documents",
+                opts.folds
+            ));
+            let mut best = (f64::NEG_INFINITY, L2_GRID[0]);
+            for &l2 in L2_GRID {
+                let mut right = 0.0;
+                let mut n = 0usize;
+                for f in 0..opts.folds {
+                    let train: Vec<Group> = groups
+                        .iter()
+                        .filter(|(doc, _)| doc % opts.folds != f)
+                        .map(|(_, g)| g.clone())
+                        .collect();
+                    let held: Vec<&Group> = groups
+                        .iter()
+                        .filter(|(doc, _)| doc % opts.folds == f)
+                        .map(|(_, g)| g)
+                        .collect();
+                    if train.is_empty() || held.is_empty() {
+                        continue;
+                    }
+                    let fit = logreg::fit(&train, d, l2);
+                    right += accuracy(&fit.weights, &held) * held.len() as f64 / 100.0;
+                    n += held.len();
+                }
+                let acc = 100.0 * right / n.max(1) as f64;
+                cv.push((l2, acc));
+                if acc >= best.0 {
+                    best = (acc, l2);
+                }
+            }
+            best.1
+        }
+    };
+    let all: Vec<Group> = groups.iter().map(|(_, g)| g.clone()).collect();
+    let fit = logreg::fit(&all, d, l2);
+    let refs: Vec<&Group> = all.iter().collect();
+    let train_acc = accuracy(&fit.weights, &refs);
+    let candidates_n = all.iter().map(|g| g.rows.len()).sum();
+    let _ = writeln!(
+        report,
+        "ens trained on {} targets ({} candidates) of {} sampled documents (every {}th of {}): L2 {l2}, {} Newton steps, training accuracy {train_acc:.1}%",
+        all.len(),
+        candidates_n,
+        sample.len(),
+        opts.sample_every,
+        docs.len(),
+        fit.steps
+    );
+    for (l, a) in &cv {
+        let _ = writeln!(report, "  cross-validated accuracy at L2 {l}: {a:.2}%");
+    }
+    // What each base method alone scores on the same targets (its main
+    // feature's best candidate), for comparison.
+    let alone: Vec<String> = ["prior.logshare", "knn.score", "nb.logpost", "lesk.overlap"]
+        .iter()
+        .filter_map(|name| {
+            let j = FEATURES.iter().position(|f| f == name)?;
+            let mut w = vec![0.0; d];
+            w[j] = 1.0;
+            Some(format!("{name} {:.1}%", accuracy(&w, &refs)))
+        })
+        .collect();
+    let _ = writeln!(
+        report,
+        "  one feature alone on the same targets: {}",
+        alone.join(", ")
+    );
+    let model = EnsModel {
+        params: EnsParams {
+            data: data.to_string(),
+            sample_every: opts.sample_every,
+            sampled_documents: sample.len(),
+            instances: all.len(),
+            candidates: candidates_n,
+            folds: opts.folds,
+            l2,
+            cv,
+            knn_documents: kp.documents,
+            knn_tagged_tokens: kp.tagged_tokens,
+            encoder_fingerprint: kp.encoder_fingerprint.clone(),
+            nb: nb_params.clone(),
+        },
+        features: FEATURES.iter().map(|s| s.to_string()).collect(),
+        scale,
+        weights: fit.weights,
+    };
+    report.push_str(&model.weights_table());
+    Ok((model, report))
+}

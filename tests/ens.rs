@@ -1,0 +1,165 @@
+//! `ens`, the learned combination, through the binary: trained on the
+//! small SemCor slice of the knn tests (two documents, no glosses) with an
+//! nb model of the same documents, then evaluated, chained, explained, and
+//! refused without its base models or with a corrupted file.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use crate::knn::slice_model;
+use crate::util::*;
+
+/// The nb model of the slice's two documents.
+fn slice_nb() -> PathBuf {
+    static MODEL: OnceLock<PathBuf> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("nb-slice-2.wsd");
+            ok(wsd()
+                .args([
+                    "-q",
+                    "train",
+                    "--method",
+                    "nb",
+                    "--limit-docs",
+                    "2",
+                    "--output",
+                ])
+                .arg(&p));
+            p
+        })
+        .clone()
+}
+
+/// The ens model of the slice (every document encoded), and the training
+/// run's stderr.
+fn slice_ens() -> &'static (PathBuf, String) {
+    static MODEL: OnceLock<(PathBuf, String)> = OnceLock::new();
+    MODEL.get_or_init(|| {
+        let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ens-slice.wsd");
+        let (out, _, err) = run(wsd()
+            .args([
+                "train",
+                "--method",
+                "ens",
+                "--limit-docs",
+                "2",
+                "--ens-sample",
+                "1",
+                "--model",
+            ])
+            .arg(slice_model())
+            .arg("--output")
+            .arg(&p));
+        assert!(out.status.success(), "{err}");
+        (p, err)
+    })
+}
+
+fn models() -> Vec<PathBuf> {
+    vec![slice_model(), slice_nb(), slice_ens().0.clone()]
+}
+
+fn with_models(cmd: &mut std::process::Command) -> &mut std::process::Command {
+    for m in models() {
+        cmd.arg("--model").arg(m);
+    }
+    cmd
+}
+
+#[test]
+fn training_prints_the_weights_and_the_cross_validation() {
+    let (path, err) = slice_ens();
+    assert!(path.exists());
+    assert!(err.contains("cross-validated accuracy at L2"), "{err}");
+    for f in ["knn.score", "nb.logpost", "lesk.overlap", "prior.logshare"] {
+        assert!(
+            err.lines().any(|l| l.starts_with(f)),
+            "no weight line for {f}:\n{err}"
+        );
+    }
+    assert!(err.contains("Naive Bayes cross-fitted"), "{err}");
+}
+
+#[test]
+fn ens_chains_and_answers_every_semeval_instance() {
+    let out = ok(with_models(
+        wsd().args(["-q", "eval", "--method", "ens,mfs", "--format", "json"]),
+    )
+    .args(semeval_args()));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["answered"], 455, "{v}");
+    // two training documents: far from the real thing, but no noise
+    // (random choice among the candidates scores about 30 here)
+    let f1 = v["f1"].as_f64().unwrap();
+    assert!(f1 > 40.0, "F1 {f1}");
+    let by: &serde_json::Value = &v["decided_by"];
+    assert!(by.to_string().contains("ens"), "{v}");
+}
+
+#[test]
+fn tag_explains_each_features_share_against_the_runner_up() {
+    let mut cmd = tag();
+    cmd.args(["-q", "--method", "ens", "--explain", "--format", "jsonl"]);
+    let (code, out, err) = run_stdin(
+        with_models(&mut cmd),
+        b"He sat on the bank of the river and watched the water.",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"method\":\"ens\""), "{out}");
+    assert!(out.contains("\"kind\":\"features\""), "{out}");
+    assert!(out.contains("\"against\""), "{out}");
+}
+
+#[test]
+fn ens_without_its_base_models_says_what_is_missing() {
+    let home = tempdir();
+    let err = fails(
+        wsd()
+            .env("WSD_HOME", home.path())
+            .current_dir(home.path())
+            .args(["eval", "--method", "ens", "--wordnet"])
+            .arg(dict())
+            .arg("--model")
+            .arg(&slice_ens().0)
+            .args(semeval_args()),
+    );
+    assert!(err.contains("knn model (needed by ens)"), "{err}");
+}
+
+#[test]
+fn a_corrupted_ens_model_is_refused() {
+    let dir = tempdir();
+    let bad = dir.path().join("ens.wsd");
+    let mut bytes = std::fs::read(&slice_ens().0).unwrap();
+    let n = bytes.len();
+    bytes[n - 3] ^= 0xff;
+    std::fs::write(&bad, bytes).unwrap();
+    let err = fails(
+        wsd()
+            .args(["eval", "--method", "ens", "--model"])
+            .arg(slice_model())
+            .arg("--model")
+            .arg(slice_nb())
+            .arg("--model")
+            .arg(&bad)
+            .arg("--semcor")
+            .arg(semcor())
+            .args(["--split", "test"]),
+    );
+    assert!(err.contains("checksum") && err.contains("ens.wsd"), "{err}");
+}
+
+#[test]
+fn ens_refuses_a_knn_model_of_other_documents() {
+    let dir = tempdir();
+    let err = fails(
+        wsd()
+            .args(["train", "--method", "ens", "--limit-docs", "3", "--model"])
+            .arg(slice_model())
+            .arg("--output")
+            .arg(dir.path().join("e.wsd")),
+    );
+    assert!(err.contains("knn model's own training documents"), "{err}");
+    assert!(!dir.path().join("e.wsd").exists());
+}
