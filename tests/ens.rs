@@ -163,3 +163,32 @@ fn ens_refuses_a_knn_model_of_other_documents() {
     assert!(err.contains("knn model's own training documents"), "{err}");
     assert!(!dir.path().join("e.wsd").exists());
 }
+
+#[test]
+fn tag_defaults_to_ens_when_it_and_its_base_models_are_at_hand() {
+    // In an empty data home, so that no other model is found by default.
+    let home = tempdir();
+    let tag_here = || {
+        let mut c = tag();
+        c.env("WSD_HOME", home.path())
+            .current_dir(home.path())
+            .arg("--wordnet")
+            .arg(dict())
+            .arg("--encoder")
+            .arg(root().join("models/all-MiniLM-L6-v2"));
+        c
+    };
+    let mut cmd = tag_here();
+    let (code, _, err) = run_stdin(with_models(&mut cmd), b"He sat on the bank.");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("wsd: method ens,knn,nb,lesk-ext"), "{err}");
+    // Without the knn model ens cannot run: the default leaves it out.
+    let mut cmd = tag_here();
+    cmd.arg("--model")
+        .arg(slice_nb())
+        .arg("--model")
+        .arg(&slice_ens().0);
+    let (code, _, err) = run_stdin(&mut cmd, b"He sat on the bank.");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("wsd: method nb,lesk-ext"), "{err}");
+}

@@ -349,11 +349,15 @@ impl MethodSpec {
     ///
     /// On the SemEval-2007 dev set and SemCor's test split (train-split
     /// models): `lesk-ext` 57.1 / 73.7 against `mfs` 55.2 / 73.3, and
-    /// `nb,lesk-ext` 62.2 / 75.4 against `nb,mfs` 61.1 / 75.0.
+    /// `nb,lesk-ext` 62.2 / 75.4 against `nb,mfs` 61.1 / 75.0; `ens`
+    /// (which reads the knn and nb models too) above both, so it leads
+    /// when its model is at hand.
     pub fn default_for(res: &Resources, options: MethodOptions) -> (MethodSpec, String) {
-        let found: Vec<&'static Method> = ["knn", "nb"]
+        let found: Vec<&'static Method> = ["ens", "knn", "nb"]
             .iter()
             .filter(|n| res.has_model(n))
+            // ens without its base models would fail to build: leave it out.
+            .filter(|n| **n != "ens" || (res.has_model("knn") && res.has_model("nb")))
             .filter_map(|n| Method::by_name(n).ok())
             .collect();
         let why = if found.is_empty() {
