@@ -85,6 +85,9 @@ pub struct Pipeline<'a> {
     pub mwe: Option<&'a MweMatcher>,
     /// Which tokens become targets.
     pub targets: TargetSelection,
+    /// Give the head word of each joined unit a secondary target
+    /// ([`Token::head`]; `--no-heads` turns it off).
+    pub heads: bool,
 }
 
 impl Pipeline<'_> {
@@ -158,12 +161,22 @@ impl Pipeline<'_> {
                         Some(p) if !self.inv.senses(&m.lemma, p).is_empty() => p,
                         _ => m.pos,
                     };
+                    let h = if m.pos == Pos::Verb {
+                        m.start
+                    } else {
+                        m.end - 1
+                    };
+                    let head = (self.heads && m.end - m.start > 1)
+                        .then(|| self.head_word(&raw[h], &lemmas[h], poses[h], &tags[h], base))
+                        .flatten()
+                        .filter(|w| w.lemma.as_deref() != Some(m.lemma.as_str()));
                     tokens.push(Token {
                         text: text[start..end].to_string(),
                         lemma: Some(m.lemma.clone()),
                         tag: Some(head_tag.clone()),
                         pos: Some(pos),
                         span: Some((base + start, base + end)),
+                        head,
                         ..Token::default()
                     });
                     i = m.end;
@@ -185,6 +198,11 @@ impl Pipeline<'_> {
                 if self.is_target(tok, aux[ti]) {
                     tok.instance = Some(format!("{doc_id}.s{sno}.t{ti}"));
                 }
+                if let Some(h) = tok.head.as_deref_mut() {
+                    if self.is_target(h, false) {
+                        h.instance = Some(format!("{doc_id}.s{sno}.t{ti}.h"));
+                    }
+                }
             }
             doc.sentences.push(Sentence {
                 id: format!("{doc_id}.s{sno}"),
@@ -192,6 +210,30 @@ impl Pipeline<'_> {
             });
         }
         doc
+    }
+
+    /// The head word of a joined unit as a token of its own (not yet a
+    /// target): `None` for a proper name (a name unit's words are names,
+    /// not heads with senses of their own) or a word without a lemma.
+    fn head_word(
+        &self,
+        word: &crate::text::RawToken,
+        lemma: &Option<String>,
+        pos: Option<Pos>,
+        tag: &str,
+        base: usize,
+    ) -> Option<Box<Token>> {
+        if matches!(tag, "NNP" | "NNPS") {
+            return None;
+        }
+        Some(Box::new(Token {
+            text: word.text.clone(),
+            lemma: Some(lemma.clone()?),
+            tag: Some(tag.to_string()),
+            pos: Some(pos?),
+            span: Some((base + word.start, base + word.end)),
+            ..Token::default()
+        }))
     }
 
     /// The WordNet category of a word the tagger gave a function-word tag

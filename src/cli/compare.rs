@@ -92,6 +92,7 @@ pub fn study(
             tagger: res.pos_tagger()?,
             mwe: Some(&mwe),
             targets: TargetSelection::Content,
+            heads: true,
         };
         Some(&pipeline)
     } else {

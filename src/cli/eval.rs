@@ -64,6 +64,10 @@ pub struct Args {
     /// Same as --mwe none.
     #[arg(long)]
     pub no_mwe: bool,
+    /// With --raw: no secondary targets for the head words of joined
+    /// multiwords (see `wsd tag --no-heads`).
+    #[arg(long)]
+    pub no_heads: bool,
     /// Also write the evaluation report (`wsd compare`'s): a self-contained
     /// HTML page, or its JSON for a `.json` file; `--format json` then
     /// carries it too, under `report`.
@@ -117,6 +121,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             tagger: res.pos_tagger()?,
             mwe: mwe.as_ref(),
             targets: TargetSelection::Content,
+            heads: !args.no_heads,
         };
         Input::Raw(&pipeline)
     } else {

@@ -79,6 +79,15 @@ pub struct Args {
     /// Same as --mwe none.
     #[arg(long)]
     pub no_mwe: bool,
+    /// No secondary rows for the head words of joined multiwords. By
+    /// default a joined unit (`talking about` → `talk_about`) is followed
+    /// by a row for its head word (`talking` → `talk`; the verb of a verb
+    /// unit, else the last word) with its own sense, marked by the
+    /// `within` column (the unit's lemma; `-` on every other row), so an
+    /// annotation that tags the head alone is answered too. Key files
+    /// give it the id `DOC.sN.tM.h`.
+    #[arg(long)]
+    pub no_heads: bool,
     /// Worker threads (default: all cores; at most 4 per core, 1024 in all).
     /// Output is identical for any value.
     #[arg(long)]
@@ -123,6 +132,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         } else {
             args.targets.clone()
         },
+        heads: !args.no_heads,
     };
     let mut writer = TagWriter::new(inv, args.format, method.name());
     writer.sense_format = args.sense_format;

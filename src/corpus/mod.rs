@@ -61,6 +61,22 @@ pub struct Token {
     pub instance: Option<String>,
     /// Byte offsets `[start, end)` in the source text, for plain-text input.
     pub span: Option<(usize, usize)>,
+    /// For a multiword the text pipeline joined (`talking about` →
+    /// `talk_about`), its head word as a token of its own (`talking`,
+    /// `talk`; the verb of a verb unit, else the last word), a *secondary
+    /// target* when it has an instance id: annotation conventions differ
+    /// on such units (SemCor joins verb + particle, SemEval-2007 tags the
+    /// verb alone), so both get an answer and a gold instance on either is
+    /// answered (see `crate::pipeline`). `None` for everything else.
+    pub head: Option<Box<Token>>,
+}
+
+/// A token's (instance id, lemma, POS) when it is a target.
+fn own_target(t: &Token) -> Option<(&String, &String, Pos)> {
+    match (&t.instance, &t.lemma, t.pos) {
+        (Some(id), Some(lemma), Some(pos)) => Some((id, lemma, pos)),
+        _ => None,
+    }
 }
 
 /// A token to disambiguate: where it is and what to look up.
@@ -76,6 +92,10 @@ pub struct Target {
     pub lemma: String,
     /// WordNet part of speech.
     pub pos: Pos,
+    /// Whether this is the secondary target of a joined unit's head word
+    /// ([`Token::head`]): `token` is the unit's index (methods read the
+    /// unit's context), `id`, `lemma` and `pos` are the head word's.
+    pub head: bool,
 }
 
 impl Document {
@@ -83,12 +103,13 @@ impl Document {
     /// lemma and a WordNet POS, in reading order.
     pub fn targets(&self) -> Vec<Target> {
         self.target_tokens()
-            .map(|(si, ti, id, lemma, pos)| Target {
+            .map(|(si, ti, id, lemma, pos, head)| Target {
                 sentence: si,
                 token: ti,
                 id: id.clone(),
                 lemma: lemma.clone(),
                 pos,
+                head,
             })
             .collect()
     }
@@ -98,14 +119,19 @@ impl Document {
         self.target_tokens().count()
     }
 
-    /// (sentence, token, instance id, lemma, POS) of each target token.
-    fn target_tokens(&self) -> impl Iterator<Item = (usize, usize, &String, &String, Pos)> {
+    /// (sentence, token, instance id, lemma, POS, head?) of each target
+    /// token; a unit's head word ([`Token::head`]) right after the unit.
+    #[allow(clippy::type_complexity)]
+    fn target_tokens(&self) -> impl Iterator<Item = (usize, usize, &String, &String, Pos, bool)> {
         self.sentences.iter().enumerate().flat_map(|(si, s)| {
-            s.tokens.iter().enumerate().filter_map(move |(ti, t)| {
-                let (Some(id), Some(lemma), Some(pos)) = (&t.instance, &t.lemma, t.pos) else {
-                    return None;
-                };
-                Some((si, ti, id, lemma, pos))
+            s.tokens.iter().enumerate().flat_map(move |(ti, t)| {
+                let unit = own_target(t).map(|(id, l, p)| (si, ti, id, l, p, false));
+                let head = t
+                    .head
+                    .as_deref()
+                    .and_then(own_target)
+                    .map(|(id, l, p)| (si, ti, id, l, p, true));
+                unit.into_iter().chain(head)
             })
         })
     }
@@ -113,6 +139,16 @@ impl Document {
     /// The token a target points at.
     pub fn token(&self, t: &Target) -> &Token {
         &self.sentences[t.sentence].tokens[t.token]
+    }
+
+    /// The token a target stands for: [`Document::token`], or for a head
+    /// target the unit's head word (its own text and span).
+    pub fn target_token(&self, t: &Target) -> &Token {
+        let tok = self.token(t);
+        match (&tok.head, t.head) {
+            (Some(h), true) => h,
+            _ => tok,
+        }
     }
 }
 

@@ -157,6 +157,7 @@ pub fn parse_xml(text: &str, origin: impl AsRef<Path>) -> Result<Vec<Document>> 
                         gold: Vec::new(),
                         instance,
                         span: None,
+                        head: None,
                     });
                 }
                 _ => unreachable!("element() only returns known names"),

@@ -184,7 +184,9 @@ pub struct RawAnswers {
 
 /// Run the text pipeline and `method` on the rebuilt plain text of `doc`
 /// and give each gold instance the answer of the pipeline target that
-/// overlaps it by character span (the one starting nearest to it wins);
+/// overlaps it by character span (one with exactly its span first — a
+/// joined unit's head-word target answers a gold instance on the head —,
+/// else the one starting nearest to it);
 /// classify each gold instance against the pipeline's tokens too.
 pub fn answer_raw(
     pipeline: &Pipeline<'_>,
@@ -199,7 +201,7 @@ pub fn answer_raw(
     let answers: Vec<((usize, usize), &Prediction)> = cands
         .iter()
         .zip(&preds)
-        .filter_map(|(c, p)| Some((analysed.token(&c.target).span?, p.as_ref()?)))
+        .filter_map(|(c, p)| Some((analysed.target_token(&c.target).span?, p.as_ref()?)))
         .collect();
     let mut out = Vec::new();
     for (s, sent) in doc.sentences.iter().enumerate() {
@@ -209,7 +211,7 @@ pub fn answer_raw(
             let hit = answers
                 .iter()
                 .filter(|((ps, pe), _)| *ps < ge && gs < *pe)
-                .min_by_key(|((ps, _), _)| ps.abs_diff(gs));
+                .min_by_key(|((ps, pe), _)| ((*ps, *pe) != (gs, ge), ps.abs_diff(gs)));
             if let Some((_, p)) = hit {
                 out.push((id.clone(), (*p).clone()));
             }

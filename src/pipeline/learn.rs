@@ -574,6 +574,7 @@ mod tests {
             tagger: &tagger,
             mwe: Some(&learned),
             targets: TargetSelection::All,
+            heads: false,
         };
         let (table, counts, fit) = learn_targets(&pipeline, &docs, beta);
         eprintln!(

@@ -273,6 +273,7 @@ fn wf_token(
         gold,
         instance,
         span: None,
+        head: None,
     })
 }
 
