@@ -42,6 +42,7 @@ fn analyse(text: &str, mode: MweMode, targets: TargetSelection) -> Vec<(String, 
         mwe: Some(matcher(mode)),
         targets,
         heads: false,
+        pos_alternatives: None,
     };
     p.analyse("d", text, 0, 0)
         .sentences
@@ -190,6 +191,7 @@ fn semeval_breakdown(mode: MweMode, heads: bool) -> RawBreakdown {
         mwe: Some(matcher(mode)),
         targets: TargetSelection::Content,
         heads,
+        pos_alternatives: None,
     };
     let mut total = RawBreakdown::default();
     for doc in &docs {

@@ -93,6 +93,7 @@ pub fn study(
             mwe: Some(&mwe),
             targets: TargetSelection::Content,
             heads: true,
+            pos_alternatives: None,
         };
         Some(&pipeline)
     } else {

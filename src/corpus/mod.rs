@@ -69,6 +69,15 @@ pub struct Token {
     /// verb alone), so both get an answer and a gold instance on either is
     /// answered (see `crate::pipeline`). `None` for everything else.
     pub head: Option<Box<Token>>,
+    /// The same word read as another part of speech the tagger found
+    /// nearly as likely (`--pos-alternatives`): a hidden target whose
+    /// answer competes with this token's, each weighed by its category's
+    /// probability ([`Token::pos_prob`]); resolved, and removed, before
+    /// output (see `crate::pipeline::resolve_alternatives`).
+    pub alt: Option<Box<Token>>,
+    /// The tagger's probability of this token's part of speech, when the
+    /// pipeline asked for it (`--pos-alternatives`).
+    pub pos_prob: Option<f32>,
 }
 
 /// A token's (instance id, lemma, POS) when it is a target.
@@ -92,10 +101,23 @@ pub struct Target {
     pub lemma: String,
     /// WordNet part of speech.
     pub pos: Pos,
-    /// Whether this is the secondary target of a joined unit's head word
-    /// ([`Token::head`]): `token` is the unit's index (methods read the
-    /// unit's context), `id`, `lemma` and `pos` are the head word's.
-    pub head: bool,
+    /// Which reading of the token this is: its own, its head word's
+    /// ([`Token::head`]) or another part of speech ([`Token::alt`]). For
+    /// the last two `token` is still the token's index (methods read its
+    /// context); `id`, `lemma` and `pos` are the secondary reading's.
+    pub role: Role,
+}
+
+/// What a [`Target`] stands for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Role {
+    /// The token itself.
+    #[default]
+    Token,
+    /// The head word of a joined unit ([`Token::head`]).
+    Head,
+    /// The token read as another part of speech ([`Token::alt`]).
+    AltPos,
 }
 
 impl Document {
@@ -103,13 +125,13 @@ impl Document {
     /// lemma and a WordNet POS, in reading order.
     pub fn targets(&self) -> Vec<Target> {
         self.target_tokens()
-            .map(|(si, ti, id, lemma, pos, head)| Target {
+            .map(|(si, ti, (id, lemma, pos), role)| Target {
                 sentence: si,
                 token: ti,
                 id: id.clone(),
                 lemma: lemma.clone(),
                 pos,
-                head,
+                role,
             })
             .collect()
     }
@@ -119,19 +141,19 @@ impl Document {
         self.target_tokens().count()
     }
 
-    /// (sentence, token, instance id, lemma, POS, head?) of each target
-    /// token; a unit's head word ([`Token::head`]) right after the unit.
+    /// (sentence, token, (instance id, lemma, POS), role) of each target;
+    /// a token's secondary readings right after it (head word, then other
+    /// part of speech).
     #[allow(clippy::type_complexity)]
-    fn target_tokens(&self) -> impl Iterator<Item = (usize, usize, &String, &String, Pos, bool)> {
+    fn target_tokens(&self) -> impl Iterator<Item = (usize, usize, (&String, &String, Pos), Role)> {
         self.sentences.iter().enumerate().flat_map(|(si, s)| {
             s.tokens.iter().enumerate().flat_map(move |(ti, t)| {
-                let unit = own_target(t).map(|(id, l, p)| (si, ti, id, l, p, false));
-                let head = t
-                    .head
-                    .as_deref()
-                    .and_then(own_target)
-                    .map(|(id, l, p)| (si, ti, id, l, p, true));
-                unit.into_iter().chain(head)
+                let unit = own_target(t).map(|x| (si, ti, x, Role::Token));
+                let head = t.head.as_deref().and_then(own_target);
+                let alt = t.alt.as_deref().and_then(own_target);
+                unit.into_iter()
+                    .chain(head.map(|x| (si, ti, x, Role::Head)))
+                    .chain(alt.map(|x| (si, ti, x, Role::AltPos)))
             })
         })
     }
@@ -145,8 +167,9 @@ impl Document {
     /// target the unit's head word (its own text and span).
     pub fn target_token(&self, t: &Target) -> &Token {
         let tok = self.token(t);
-        match (&tok.head, t.head) {
-            (Some(h), true) => h,
+        match (t.role, &tok.head, &tok.alt) {
+            (Role::Head, Some(h), _) => h,
+            (Role::AltPos, _, Some(a)) => a,
             _ => tok,
         }
     }

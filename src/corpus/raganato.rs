@@ -158,6 +158,8 @@ pub fn parse_xml(text: &str, origin: impl AsRef<Path>) -> Result<Vec<Document>> 
                         instance,
                         span: None,
                         head: None,
+                        alt: None,
+                        pos_prob: None,
                     });
                 }
                 _ => unreachable!("element() only returns known names"),

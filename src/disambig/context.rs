@@ -280,7 +280,7 @@ mod tests {
             id: "t".into(),
             lemma: "bank".into(),
             pos: Pos::Noun,
-            head: false,
+            role: Default::default(),
         }
     }
 

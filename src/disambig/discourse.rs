@@ -148,7 +148,7 @@ mod tests {
             id: String::new(),
             lemma: lemma.into(),
             pos: Pos::Noun,
-            head: false,
+            role: Default::default(),
         }
     }
 

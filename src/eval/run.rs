@@ -23,8 +23,11 @@ use super::{score, ScoreReport};
 use crate::corpus::{
     attach_gold, instance_pos, read_gold_key_file, read_semcor, read_xml, Document, KeyFile, Split,
 };
+use crate::disambig::Calibration;
 use crate::disambig::{candidates_of, decide_document, Disambiguator, Prediction};
-use crate::pipeline::{align_raw, rebuild_text, Pipeline, RawAlignment, RawBreakdown};
+use crate::pipeline::{
+    align_raw, rebuild_text, resolve_alternatives, Pipeline, RawAlignment, RawBreakdown,
+};
 use crate::wordnet::{Inventory, Pos};
 use crate::Result;
 
@@ -195,13 +198,16 @@ pub fn answer_raw(
     doc: &Document,
 ) -> RawAnswers {
     let (text, spans) = rebuild_text(doc);
-    let analysed = pipeline.analyse(&doc.id, &text, 0, 0);
+    let mut analysed = pipeline.analyse(&doc.id, &text, 0, 0);
     let cands = candidates_of(inv, analysed.targets());
     let preds = decide_document(method, inv, &analysed, &cands);
-    let answers: Vec<((usize, usize), &Prediction)> = cands
+    drop(cands);
+    let preds = resolve_alternatives(&mut analysed, preds, Calibration::builtin());
+    let targets = analysed.targets();
+    let answers: Vec<((usize, usize), &Prediction)> = targets
         .iter()
         .zip(&preds)
-        .filter_map(|(c, p)| Some((analysed.target_token(&c.target).span?, p.as_ref()?)))
+        .filter_map(|(t, p)| Some((analysed.target_token(t).span?, p.as_ref()?)))
         .collect();
     let mut out = Vec::new();
     for (s, sent) in doc.sentences.iter().enumerate() {

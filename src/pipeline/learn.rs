@@ -575,6 +575,7 @@ mod tests {
             mwe: Some(&learned),
             targets: TargetSelection::All,
             heads: false,
+            pos_alternatives: None,
         };
         let (table, counts, fit) = learn_targets(&pipeline, &docs, beta);
         eprintln!(

@@ -274,6 +274,8 @@ fn wf_token(
         instance,
         span: None,
         head: None,
+        alt: None,
+        pos_prob: None,
     })
 }
 
