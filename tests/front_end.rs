@@ -177,6 +177,16 @@ fn lemma_rule_prefers_the_surface_adjective_then_the_tag_count() {
         Some("bank")
     );
     assert_eq!(choose_lemma(inv, "'s", Pos::Verb).as_deref(), Some("be"));
+    // The learned overrides (src/text/lemmas.tsv): SemCor's annotators
+    // give `higher` as `high`, `steps` as `steps`.
+    assert_eq!(
+        choose_lemma(inv, "higher", Pos::Adj).as_deref(),
+        Some("high")
+    );
+    assert_eq!(
+        choose_lemma(inv, "steps", Pos::Noun).as_deref(),
+        Some("steps")
+    );
     assert_eq!(choose_lemma(inv, "xyzzy", Pos::Noun), None);
 }
 
