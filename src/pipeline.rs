@@ -22,10 +22,10 @@
 //!    Each joined unit keeps its head word as a token of its own
 //!    ([`Token::head`]: the verb of a verb unit, else the last word; not
 //!    for names), a *secondary target* when it would be a target alone
-//!    (id `….h`), so that both conventions are answered: SemCor joins verb
-//!    + particle (`talk_about`, `come_out`) and noun compounds WordNet
-//!    lists, SemEval-2007 tags the verb or noun alone. Scoring (`wsd eval
-//!    --raw`) answers each gold instance from the target with exactly its
+//!    (id `….h`), so that both conventions are answered: SemCor joins a
+//!    verb and its particle (`talk_about`, `come_out`) and noun compounds
+//!    WordNet lists, SemEval-2007 tags the verb or noun alone. Scoring
+//!    (`wsd eval --raw`) answers each gold instance from the target with exactly its
 //!    span, else the nearest overlapping one, so the extra targets never
 //!    count against precision: a gold instance gets one answer, and
 //!    targets on no gold instance are not scored (only counted, as
