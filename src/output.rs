@@ -6,6 +6,13 @@
 //! names who answered and `decided` how (`method`, `tie`, `fallback`,
 //! `back-off`, `single-sense`), or `abstained` when no method answered.
 //!
+//! A multiword the pipeline joined is followed by a row for its head word
+//! ([`crate::corpus::Token::head`]): same sentence and token number as the
+//! unit, the head's own text, span, lemma, POS and answer, and the unit's
+//! lemma in the `within` column (`-` on every other row; JSON lines: a
+//! `within` field on the head's object only; key files: the id
+//! `DOC.sN.tM.h`).
+//!
 //! A writer formats one analysed document (a block of plain text, or a
 //! whole corpus document) into bytes, so blocks can be formatted in
 //! parallel and written in input order.
@@ -20,7 +27,7 @@ use crate::wordnet::{canonical_name, offset_string, Inventory};
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TagFormat {
     /// One row per token: doc, sentence, token, start, end, text, lemma, pos,
-    /// sense, method, decided, score (quoted as the csv crate does).
+    /// sense, method, decided, score, within (quoted as the csv crate does).
     Tsv,
     /// One JSON object per sentence.
     Jsonl,
@@ -123,7 +130,7 @@ impl<'a> TagWriter<'a> {
             return None;
         }
         let mut h =
-            "doc\tsentence\ttoken\tstart\tend\ttext\tlemma\tpos\tsense\tmethod\tdecided\tscore"
+            "doc\tsentence\ttoken\tstart\tend\ttext\tlemma\tpos\tsense\tmethod\tdecided\tscore\twithin"
                 .to_string();
         if self.gloss {
             h.push_str("\tgloss");
@@ -188,40 +195,45 @@ impl<'a> TagWriter<'a> {
                     .from_writer(&mut out);
                 for (si, s) in doc.sentences.iter().enumerate() {
                     for (ti, t) in s.tokens.iter().enumerate() {
-                        let (start, end) = t.span.unwrap_or((0, 0));
-                        let mut row = vec![
-                            doc.id.clone(),
-                            (first_sentence + si).to_string(),
-                            ti.to_string(),
-                            start.to_string(),
-                            end.to_string(),
-                            t.text.clone(),
-                            t.lemma.clone().unwrap_or_default(),
-                            t.pos.map(|p| p.to_string()).unwrap_or_else(|| "-".into()),
-                        ];
-                        match pred_of(t.instance.is_some()) {
-                            Answer::Target(Some(p)) => {
-                                row.push(self.sense_id(&p.key));
-                                row.push(p.method.clone());
-                                row.push(p.decision.label().to_string());
-                                row.push(format!("{:.4}", p.score));
-                                self.extra_fields(Some(p), &mut row);
-                            }
-                            Answer::Target(None) => {
-                                row.extend([
-                                    "-".to_string(),
-                                    self.method.clone(),
-                                    ABSTAINED.to_string(),
-                                    "-".to_string(),
-                                ]);
-                                self.extra_fields(None, &mut row);
-                            }
-                            Answer::NotATarget => {
-                                row.extend(["-", "-", "-", "-"].map(String::from));
-                                self.extra_fields(None, &mut row);
-                            }
+                        let head = t.head.as_deref().map(|h| (h, t.lemma.as_deref()));
+                        for (t, within) in std::iter::once((t, None)).chain(head) {
+                            let (start, end) = t.span.unwrap_or((0, 0));
+                            let mut row = vec![
+                                doc.id.clone(),
+                                (first_sentence + si).to_string(),
+                                ti.to_string(),
+                                start.to_string(),
+                                end.to_string(),
+                                t.text.clone(),
+                                t.lemma.clone().unwrap_or_default(),
+                                t.pos.map(|p| p.to_string()).unwrap_or_else(|| "-".into()),
+                            ];
+                            let p = match pred_of(t.instance.is_some()) {
+                                Answer::Target(Some(p)) => {
+                                    row.push(self.sense_id(&p.key));
+                                    row.push(p.method.clone());
+                                    row.push(p.decision.label().to_string());
+                                    row.push(format!("{:.4}", p.score));
+                                    Some(p)
+                                }
+                                Answer::Target(None) => {
+                                    row.extend([
+                                        "-".to_string(),
+                                        self.method.clone(),
+                                        ABSTAINED.to_string(),
+                                        "-".to_string(),
+                                    ]);
+                                    None
+                                }
+                                Answer::NotATarget => {
+                                    row.extend(["-", "-", "-", "-"].map(String::from));
+                                    None
+                                }
+                            };
+                            row.push(within.unwrap_or("-").to_string());
+                            self.extra_fields(p, &mut row);
+                            w.write_record(&row)?;
                         }
-                        w.write_record(&row)?;
                     }
                 }
                 w.flush()?;
@@ -229,12 +241,19 @@ impl<'a> TagWriter<'a> {
             TagFormat::Jsonl => {
                 for (si, s) in doc.sentences.iter().enumerate() {
                     let mut toks = Vec::with_capacity(s.tokens.len());
-                    for t in &s.tokens {
+                    let rows = s.tokens.iter().flat_map(|t| {
+                        let head = t.head.as_deref().map(|h| (h, t.lemma.as_deref()));
+                        std::iter::once((t, None)).chain(head)
+                    });
+                    for (t, within) in rows {
                         let (start, end) = t.span.unwrap_or((0, 0));
                         let mut o = serde_json::json!({
                             "text": t.text, "start": start, "end": end,
                             "lemma": t.lemma, "pos": t.pos.map(|p| p.to_string()), "tag": t.tag,
                         });
+                        if let Some(unit) = within {
+                            o["within"] = serde_json::json!(unit);
+                        }
                         match pred_of(t.instance.is_some()) {
                             Answer::Target(Some(p)) => {
                                 o["sense"] = serde_json::json!(self.sense_id(&p.key));
@@ -280,15 +299,18 @@ impl<'a> TagWriter<'a> {
             TagFormat::Key => {
                 for (si, s) in doc.sentences.iter().enumerate() {
                     for (ti, t) in s.tokens.iter().enumerate() {
-                        if let Answer::Target(Some(p)) = pred_of(t.instance.is_some()) {
-                            writeln!(
-                                out,
-                                "{}.s{}.t{} {}",
-                                doc.id,
-                                first_sentence + si,
-                                ti,
-                                self.sense_id(&p.key)
-                            )?;
+                        let head = t.head.as_deref().map(|h| (h, ".h"));
+                        for (t, suffix) in std::iter::once((t, "")).chain(head) {
+                            if let Answer::Target(Some(p)) = pred_of(t.instance.is_some()) {
+                                writeln!(
+                                    out,
+                                    "{}.s{}.t{}{suffix} {}",
+                                    doc.id,
+                                    first_sentence + si,
+                                    ti,
+                                    self.sense_id(&p.key)
+                                )?;
+                            }
                         }
                     }
                 }

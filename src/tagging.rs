@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use crate::corpus::Document;
 use crate::disambig::{
-    candidates_of, decide_document, explain_document, Disambiguator, Prediction,
+    candidates_of, decide_document, explain_document, Calibration, Disambiguator, Prediction,
 };
 use crate::output::TagWriter;
 use crate::pipeline::Pipeline;
@@ -117,12 +117,14 @@ pub fn analyse(
     (doc_id, text, offset): (&str, &str, usize),
     explain: bool,
 ) -> Analysed {
-    let doc = pipeline.analyse(doc_id, text, offset, 0);
+    let mut doc = pipeline.analyse(doc_id, text, offset, 0);
     let cands = candidates_of(inv, doc.targets());
     let mut preds = decide_document(method, inv, &doc, &cands);
     if explain {
         explain_document(method, inv, &doc, &cands, &mut preds);
     }
+    drop(cands);
+    let preds = crate::pipeline::resolve_alternatives(&mut doc, preds, Calibration::builtin());
     Analysed { doc, preds }
 }
 

@@ -70,7 +70,10 @@ fn paragraph_is_tagged_with_the_default_method_and_top_three() {
     let out = ok(tag().arg(&input).args(["--top", "3"]));
     let rows = rows(&out);
     let h = &rows[0];
-    assert_eq!(h[8..], ["sense", "method", "decided", "score", "top"]);
+    assert_eq!(
+        h[8..],
+        ["sense", "method", "decided", "score", "within", "top"]
+    );
     let sentences: HashSet<&str> = rows[1..].iter().map(|r| r[1].as_str()).collect();
     assert_eq!(sentences.len(), 20, "{out}");
     let (mut top1, mut top3) = (0, 0);
@@ -80,7 +83,7 @@ fn paragraph_is_tagged_with_the_default_method_and_top_three() {
             .find(|r| r[1] == *s && r[5] == *w)
             .unwrap_or_else(|| panic!("no row for {w} in sentence {s}:\n{out}"));
         assert_ne!(r[8], "-", "{w} in sentence {s} is a target: {r:?}");
-        let top = top_of(&r[12]);
+        let top = top_of(&r[13]);
         assert!(!top.is_empty() && top.len() <= 3, "{r:?}");
         assert_eq!(top[0].0, r[8], "the chosen sense comes first: {r:?}");
         assert!(top.iter().all(|(_, p)| (0.0..=1.0).contains(p)), "{r:?}");

@@ -34,7 +34,7 @@ fn tsv_rows_have_offsets_lemmas_and_senses() {
     let header = out.lines().next().unwrap();
     assert_eq!(
         header,
-        "doc\tsentence\ttoken\tstart\tend\ttext\tlemma\tpos\tsense\tmethod\tdecided\tscore"
+        "doc\tsentence\ttoken\tstart\tend\ttext\tlemma\tpos\tsense\tmethod\tdecided\tscore\twithin"
     );
     let rows: Vec<Vec<&str>> = out
         .lines()

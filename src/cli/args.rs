@@ -88,6 +88,14 @@ pub fn parse_window(s: &str) -> Result<Window, String> {
     s.parse().map(Window::Words).map_err(|_| bad())
 }
 
+/// `--pos-alternatives`: a probability in [0, 1].
+pub fn parse_share(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!("bad probability {s:?}: give a number from 0 to 1")),
+    }
+}
+
 /// The `--method` help: every registered method with its summary.
 pub fn method_help() -> String {
     let mut s = String::from(

@@ -92,6 +92,8 @@ pub fn study(
             tagger: res.pos_tagger()?,
             mwe: Some(&mwe),
             targets: TargetSelection::Content,
+            heads: true,
+            pos_alternatives: None,
         };
         Some(&pipeline)
     } else {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use super::args::{MethodArgs, ResourceArgs};
+use super::args::{parse_share, MethodArgs, ResourceArgs};
 use super::{progress, Cli, InfoFormat};
 use wsd::corpus::{write_key_file, Split};
 use wsd::disambig::calibration::{reliability, render_reliability};
@@ -64,6 +64,17 @@ pub struct Args {
     /// Same as --mwe none.
     #[arg(long)]
     pub no_mwe: bool,
+    /// With --raw: weigh a second part of speech: a target whose second most likely
+    /// WordNet category has at least probability P under the tagger
+    /// (0–1) is disambiguated as both, and the reading whose answer has
+    /// the larger category probability × calibrated sense probability
+    /// wins (lemma, POS and sense). Off by default.
+    #[arg(long, value_name = "P", value_parser = parse_share)]
+    pub pos_alternatives: Option<f32>,
+    /// With --raw: no secondary targets for the head words of joined
+    /// multiwords (see `wsd tag --no-heads`).
+    #[arg(long)]
+    pub no_heads: bool,
     /// Also write the evaluation report (`wsd compare`'s): a self-contained
     /// HTML page, or its JSON for a `.json` file; `--format json` then
     /// carries it too, under `report`.
@@ -117,6 +128,8 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             tagger: res.pos_tagger()?,
             mwe: mwe.as_ref(),
             targets: TargetSelection::Content,
+            heads: !args.no_heads,
+            pos_alternatives: args.pos_alternatives,
         };
         Input::Raw(&pipeline)
     } else {

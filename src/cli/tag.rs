@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 
-use super::args::{MethodArgs, ResourceArgs};
+use super::args::{parse_share, MethodArgs, ResourceArgs};
 use super::{progress, Cli};
 use wsd::atomic::AtomicFile;
 use wsd::disambig::MethodSpec;
@@ -79,6 +79,22 @@ pub struct Args {
     /// Same as --mwe none.
     #[arg(long)]
     pub no_mwe: bool,
+    /// Weigh a second part of speech: a target whose second most likely
+    /// WordNet category has at least probability P under the tagger
+    /// (0–1) is disambiguated as both, and the reading whose answer has
+    /// the larger category probability × calibrated sense probability
+    /// wins (lemma, POS and sense). Off by default.
+    #[arg(long, value_name = "P", value_parser = parse_share)]
+    pub pos_alternatives: Option<f32>,
+    /// No secondary rows for the head words of joined multiwords. By
+    /// default a joined unit (`talking about` → `talk_about`) is followed
+    /// by a row for its head word (`talking` → `talk`; the verb of a verb
+    /// unit, else the last word) with its own sense, marked by the
+    /// `within` column (the unit's lemma; `-` on every other row), so an
+    /// annotation that tags the head alone is answered too. Key files
+    /// give it the id `DOC.sN.tM.h`.
+    #[arg(long)]
+    pub no_heads: bool,
     /// Worker threads (default: all cores; at most 4 per core, 1024 in all).
     /// Output is identical for any value.
     #[arg(long)]
@@ -123,6 +139,8 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         } else {
             args.targets.clone()
         },
+        heads: !args.no_heads,
+        pos_alternatives: args.pos_alternatives,
     };
     let mut writer = TagWriter::new(inv, args.format, method.name());
     writer.sense_format = args.sense_format;

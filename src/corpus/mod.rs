@@ -61,6 +61,31 @@ pub struct Token {
     pub instance: Option<String>,
     /// Byte offsets `[start, end)` in the source text, for plain-text input.
     pub span: Option<(usize, usize)>,
+    /// For a multiword the text pipeline joined (`talking about` →
+    /// `talk_about`), its head word as a token of its own (`talking`,
+    /// `talk`; the verb of a verb unit, else the last word), a *secondary
+    /// target* when it has an instance id: annotation conventions differ
+    /// on such units (SemCor joins verb + particle, SemEval-2007 tags the
+    /// verb alone), so both get an answer and a gold instance on either is
+    /// answered (see `crate::pipeline`). `None` for everything else.
+    pub head: Option<Box<Token>>,
+    /// The same word read as another part of speech the tagger found
+    /// nearly as likely (`--pos-alternatives`): a hidden target whose
+    /// answer competes with this token's, each weighed by its category's
+    /// probability ([`Token::pos_prob`]); resolved, and removed, before
+    /// output (see `crate::pipeline::resolve_alternatives`).
+    pub alt: Option<Box<Token>>,
+    /// The tagger's probability of this token's part of speech, when the
+    /// pipeline asked for it (`--pos-alternatives`).
+    pub pos_prob: Option<f32>,
+}
+
+/// A token's (instance id, lemma, POS) when it is a target.
+fn own_target(t: &Token) -> Option<(&String, &String, Pos)> {
+    match (&t.instance, &t.lemma, t.pos) {
+        (Some(id), Some(lemma), Some(pos)) => Some((id, lemma, pos)),
+        _ => None,
+    }
 }
 
 /// A token to disambiguate: where it is and what to look up.
@@ -76,6 +101,23 @@ pub struct Target {
     pub lemma: String,
     /// WordNet part of speech.
     pub pos: Pos,
+    /// Which reading of the token this is: its own, its head word's
+    /// ([`Token::head`]) or another part of speech ([`Token::alt`]). For
+    /// the last two `token` is still the token's index (methods read its
+    /// context); `id`, `lemma` and `pos` are the secondary reading's.
+    pub role: Role,
+}
+
+/// What a [`Target`] stands for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Role {
+    /// The token itself.
+    #[default]
+    Token,
+    /// The head word of a joined unit ([`Token::head`]).
+    Head,
+    /// The token read as another part of speech ([`Token::alt`]).
+    AltPos,
 }
 
 impl Document {
@@ -83,12 +125,13 @@ impl Document {
     /// lemma and a WordNet POS, in reading order.
     pub fn targets(&self) -> Vec<Target> {
         self.target_tokens()
-            .map(|(si, ti, id, lemma, pos)| Target {
+            .map(|(si, ti, (id, lemma, pos), role)| Target {
                 sentence: si,
                 token: ti,
                 id: id.clone(),
                 lemma: lemma.clone(),
                 pos,
+                role,
             })
             .collect()
     }
@@ -98,14 +141,19 @@ impl Document {
         self.target_tokens().count()
     }
 
-    /// (sentence, token, instance id, lemma, POS) of each target token.
-    fn target_tokens(&self) -> impl Iterator<Item = (usize, usize, &String, &String, Pos)> {
+    /// (sentence, token, (instance id, lemma, POS), role) of each target;
+    /// a token's secondary readings right after it (head word, then other
+    /// part of speech).
+    #[allow(clippy::type_complexity)]
+    fn target_tokens(&self) -> impl Iterator<Item = (usize, usize, (&String, &String, Pos), Role)> {
         self.sentences.iter().enumerate().flat_map(|(si, s)| {
-            s.tokens.iter().enumerate().filter_map(move |(ti, t)| {
-                let (Some(id), Some(lemma), Some(pos)) = (&t.instance, &t.lemma, t.pos) else {
-                    return None;
-                };
-                Some((si, ti, id, lemma, pos))
+            s.tokens.iter().enumerate().flat_map(move |(ti, t)| {
+                let unit = own_target(t).map(|x| (si, ti, x, Role::Token));
+                let head = t.head.as_deref().and_then(own_target);
+                let alt = t.alt.as_deref().and_then(own_target);
+                unit.into_iter()
+                    .chain(head.map(|x| (si, ti, x, Role::Head)))
+                    .chain(alt.map(|x| (si, ti, x, Role::AltPos)))
             })
         })
     }
@@ -113,6 +161,17 @@ impl Document {
     /// The token a target points at.
     pub fn token(&self, t: &Target) -> &Token {
         &self.sentences[t.sentence].tokens[t.token]
+    }
+
+    /// The token a target stands for: [`Document::token`], or for a head
+    /// target the unit's head word (its own text and span).
+    pub fn target_token(&self, t: &Target) -> &Token {
+        let tok = self.token(t);
+        match (t.role, &tok.head, &tok.alt) {
+            (Role::Head, Some(h), _) => h,
+            (Role::AltPos, _, Some(a)) => a,
+            _ => tok,
+        }
     }
 }
 

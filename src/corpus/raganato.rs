@@ -157,6 +157,9 @@ pub fn parse_xml(text: &str, origin: impl AsRef<Path>) -> Result<Vec<Document>> 
                         gold: Vec::new(),
                         instance,
                         span: None,
+                        head: None,
+                        alt: None,
+                        pos_prob: None,
                     });
                 }
                 _ => unreachable!("element() only returns known names"),

@@ -280,6 +280,7 @@ mod tests {
             id: "t".into(),
             lemma: "bank".into(),
             pos: Pos::Noun,
+            role: Default::default(),
         }
     }
 

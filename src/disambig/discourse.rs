@@ -148,6 +148,7 @@ mod tests {
             id: String::new(),
             lemma: lemma.into(),
             pos: Pos::Noun,
+            role: Default::default(),
         }
     }
 

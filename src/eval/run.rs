@@ -23,8 +23,11 @@ use super::{score, ScoreReport};
 use crate::corpus::{
     attach_gold, instance_pos, read_gold_key_file, read_semcor, read_xml, Document, KeyFile, Split,
 };
+use crate::disambig::Calibration;
 use crate::disambig::{candidates_of, decide_document, Disambiguator, Prediction};
-use crate::pipeline::{align_raw, rebuild_text, Pipeline, RawAlignment, RawBreakdown};
+use crate::pipeline::{
+    align_raw, rebuild_text, resolve_alternatives, Pipeline, RawAlignment, RawBreakdown,
+};
 use crate::wordnet::{Inventory, Pos};
 use crate::Result;
 
@@ -184,7 +187,9 @@ pub struct RawAnswers {
 
 /// Run the text pipeline and `method` on the rebuilt plain text of `doc`
 /// and give each gold instance the answer of the pipeline target that
-/// overlaps it by character span (the one starting nearest to it wins);
+/// overlaps it by character span (one with exactly its span first — a
+/// joined unit's head-word target answers a gold instance on the head —,
+/// else the one starting nearest to it);
 /// classify each gold instance against the pipeline's tokens too.
 pub fn answer_raw(
     pipeline: &Pipeline<'_>,
@@ -193,13 +198,16 @@ pub fn answer_raw(
     doc: &Document,
 ) -> RawAnswers {
     let (text, spans) = rebuild_text(doc);
-    let analysed = pipeline.analyse(&doc.id, &text, 0, 0);
+    let mut analysed = pipeline.analyse(&doc.id, &text, 0, 0);
     let cands = candidates_of(inv, analysed.targets());
     let preds = decide_document(method, inv, &analysed, &cands);
-    let answers: Vec<((usize, usize), &Prediction)> = cands
+    drop(cands);
+    let preds = resolve_alternatives(&mut analysed, preds, Calibration::builtin());
+    let targets = analysed.targets();
+    let answers: Vec<((usize, usize), &Prediction)> = targets
         .iter()
         .zip(&preds)
-        .filter_map(|(c, p)| Some((analysed.token(&c.target).span?, p.as_ref()?)))
+        .filter_map(|(t, p)| Some((analysed.target_token(t).span?, p.as_ref()?)))
         .collect();
     let mut out = Vec::new();
     for (s, sent) in doc.sentences.iter().enumerate() {
@@ -209,7 +217,7 @@ pub fn answer_raw(
             let hit = answers
                 .iter()
                 .filter(|((ps, pe), _)| *ps < ge && gs < *pe)
-                .min_by_key(|((ps, _), _)| ps.abs_diff(gs));
+                .min_by_key(|((ps, pe), _)| ((*ps, *pe) != (gs, ge), ps.abs_diff(gs)));
             if let Some((_, p)) = hit {
                 out.push((id.clone(), (*p).clone()));
             }

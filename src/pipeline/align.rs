@@ -8,8 +8,12 @@
 //! ```
 //!
 //! A gold instance is aligned to the pipeline *target* that overlaps its
-//! character span, the one starting nearest to it winning — the same rule
-//! `wsd eval --raw` uses to score — and classified, first rule first:
+//! character span — one with exactly its span first, else the one starting
+//! nearest to it, the same rule `wsd eval --raw` uses to score — and
+//! classified, first rule first. The head words of joined units
+//! ([`Token::head`]) are pipeline tokens here too, so a gold instance on
+//! the head of a unit the pipeline joined (`talking` of `talking about`)
+//! is matched by the head's secondary target:
 //!
 //! * [`RawOutcome::Multiword`]: the target's span differs from the gold
 //!   token's (the pipeline joined words the annotators kept apart, or kept
@@ -216,6 +220,7 @@ pub fn align_raw(
         .sentences
         .iter()
         .flat_map(|s| &s.tokens)
+        .flat_map(|t| std::iter::once(t).chain(t.head.as_deref()))
         .filter(|t| t.span.is_some())
         .collect();
     let mut rows = Vec::new();
@@ -238,7 +243,10 @@ pub fn align_raw(
                 overlapping
                     .clone()
                     .filter(|t| !targets_only || t.instance.is_some())
-                    .min_by_key(|t| t.span.unwrap_or_default().0.abs_diff(gs))
+                    .min_by_key(|t| {
+                        let (ps, pe) = t.span.unwrap_or_default();
+                        ((ps, pe) != (gs, ge), ps.abs_diff(gs))
+                    })
                     .copied()
             };
             let target = nearest(true);

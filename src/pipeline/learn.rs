@@ -9,7 +9,10 @@
 //! * `src/text/names.tsv` ([`crate::text::NameTable`]) by [`learn_names`];
 //! * `src/text/name_units.tsv` ([`crate::text::NameUnits`]) by
 //!   [`learn_name_units`] (`cargo test --release --lib
-//!   regenerate_name_units -- --ignored --nocapture`).
+//!   regenerate_name_units -- --ignored --nocapture`);
+//! * `src/text/lemmas.tsv` ([`crate::text::lemma::LemmaTable`]) by
+//!   [`learn_lemmas`] (`cargo test --release --lib regenerate_lemmas --
+//!   --ignored --nocapture`; gold lemmas, no tagger).
 //!
 //! Regenerate both (needs `wordnet/dict`, `corpora/semcor3.0` and the POS
 //! model `models/pos.wsd`; about a minute):
@@ -33,6 +36,68 @@ use crate::pos::PosTagger;
 use crate::text::targets::fallback_target;
 use crate::text::{case_class_of, split_sentences, MweEvidence, MweMatcher, TargetTable};
 use crate::wordnet::{Inventory, Pos};
+
+/// The lemma overrides of [`crate::text::lemma::LemmaTable`] as TSV, from
+/// the sense-tagged single words of `docs` (SemCor's train split): for
+/// each form (lower case) and POS where morphy offers several base forms,
+/// how often annotators gave each; listed when the majority lemma is not
+/// the rule's ([`crate::text::lemma::choose_lemma_with`] without a table),
+/// was given at least `MIN_COUNT` times and `MARGIN` times more than the
+/// rule's lemma.
+pub fn learn_lemmas(inv: &Inventory, docs: &[Document]) -> String {
+    use crate::text::lemma::{choose_lemma_with, LemmaTable};
+    let mut counts: FxHashMap<(String, char), FxHashMap<String, usize>> = FxHashMap::default();
+    for t in docs
+        .iter()
+        .flat_map(|d| &d.sentences)
+        .flat_map(|s| &s.tokens)
+    {
+        let (Some(_), Some(lemma), Some(pos)) = (&t.instance, &t.lemma, t.pos) else {
+            continue;
+        };
+        if t.text.contains('_') || lemma.contains('_') {
+            continue;
+        }
+        let form = crate::wordnet::morphy::normalize(&t.text);
+        *counts
+            .entry((form, pos.letter()))
+            .or_default()
+            .entry(lemma.to_lowercase())
+            .or_default() += 1;
+    }
+    let empty = LemmaTable::default();
+    let mut rows = Vec::new();
+    for ((form, p), by_lemma) in counts {
+        let pos = Pos::from_letter(p).expect("a POS letter");
+        let cands = inv.morphy(&form, pos);
+        if cands.len() < 2 {
+            continue;
+        }
+        let Some(rule) = choose_lemma_with(inv, &form, pos, &empty) else {
+            continue;
+        };
+        let Some((best, &n)) = by_lemma
+            .iter()
+            .filter(|(l, _)| cands.contains(l))
+            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+        else {
+            continue;
+        };
+        let r = by_lemma.get(&rule).copied().unwrap_or(0);
+        if *best != rule && n >= LemmaTable::MIN_COUNT && n >= r + LemmaTable::MARGIN {
+            rows.push(format!("{form}\t{p}\t{best}\t{n}\t{r}"));
+        }
+    }
+    rows.sort();
+    let mut out = String::from(
+        "# form\tpos\tlemma\tlemma count\trule lemma count (SemCor train split; see crate::text::lemma)\n",
+    );
+    for r in rows {
+        out.push_str(&r);
+        out.push('\n');
+    }
+    out
+}
 
 /// Is this a verbs-only SemCor document (`brownv/…`)?
 fn verbs_only(doc: &Document) -> bool {
@@ -530,6 +595,67 @@ mod tests {
         assert_eq!(f_beta(0.0, 0.0, 0.0, 1.0), (0.0, 0.0, 0.0));
     }
 
+    /// Regenerate `src/text/lemmas.tsv` from SemCor's train split
+    /// (`cargo test --release --lib regenerate_lemmas -- --ignored`).
+    #[test]
+    #[ignore]
+    fn regenerate_lemmas() {
+        use crate::corpus::{read_semcor, Split};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
+        let docs = read_semcor(root.join("corpora/semcor3.0"), Split::Train).expect("SemCor");
+        let tsv = learn_lemmas(&inv, &docs);
+        eprintln!("{} overrides", tsv.lines().count() - 1);
+        std::fs::write(root.join("src/text/lemmas.tsv"), tsv).unwrap();
+    }
+
+    /// Two-fold check of the lemma table within SemCor's train split:
+    /// learned on one half of the documents, the lemmas of the other
+    /// half's sense-tagged single words chosen with and without it
+    /// (`cargo test --release --lib lemma_table_two_fold -- --ignored
+    /// --nocapture`).
+    #[test]
+    #[ignore]
+    fn lemma_table_two_fold() {
+        use crate::corpus::{read_semcor, Split};
+        use crate::text::lemma::{choose_lemma_with, LemmaTable};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
+        let docs = read_semcor(root.join("corpora/semcor3.0"), Split::Train).expect("SemCor");
+        let (mut with, mut without, mut n) = (0usize, 0usize, 0usize);
+        for fold in 0..2 {
+            let (fit, held): (Vec<_>, Vec<_>) = docs
+                .iter()
+                .cloned()
+                .enumerate()
+                .partition(|(i, _)| i % 2 != fold);
+            let fit: Vec<Document> = fit.into_iter().map(|x| x.1).collect();
+            let table = LemmaTable::parse(&learn_lemmas(&inv, &fit)).unwrap();
+            let empty = LemmaTable::default();
+            for t in held
+                .iter()
+                .flat_map(|(_, d)| &d.sentences)
+                .flat_map(|s| &s.tokens)
+            {
+                let (Some(_), Some(lemma), Some(pos)) = (&t.instance, &t.lemma, t.pos) else {
+                    continue;
+                };
+                if t.text.contains('_') || inv.morphy(&t.text, pos).len() < 2 {
+                    continue;
+                }
+                let gold = lemma.to_lowercase();
+                n += 1;
+                with += usize::from(
+                    choose_lemma_with(&inv, &t.text, pos, &table).as_deref() == Some(&gold),
+                );
+                without += usize::from(
+                    choose_lemma_with(&inv, &t.text, pos, &empty).as_deref() == Some(&gold),
+                );
+            }
+        }
+        eprintln!("lemma table, two folds: {n} words with several base forms; right with the table {with}, without {without}");
+    }
+
     /// Regenerate `src/text/name_units.tsv` from SemCor's train split.
     #[test]
     #[ignore]
@@ -574,6 +700,8 @@ mod tests {
             tagger: &tagger,
             mwe: Some(&learned),
             targets: TargetSelection::All,
+            heads: false,
+            pos_alternatives: None,
         };
         let (table, counts, fit) = learn_targets(&pipeline, &docs, beta);
         eprintln!(

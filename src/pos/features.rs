@@ -257,20 +257,46 @@ impl Context {
         }
     }
 
-    /// The features of token `i` given the two previous tags, into `out`.
+    /// The features of token `i` given the two previous tags, into `out`:
+    /// [`Context::static_features`] then [`Context::tag_features`].
     pub fn features(&self, i: usize, prev: u16, prev2: u16, fl: u32, out: &mut Vec<u64>) {
         out.clear();
+        self.static_features(i, fl, out);
+        self.tag_features(i, prev, prev2, fl, out);
+    }
+
+    /// The features of token `i` that depend on the previous tags
+    /// (appended to `out`): a beam decoder scores the others once per
+    /// word and these once per hypothesis.
+    pub fn tag_features(&self, i: usize, prev: u16, prev2: u16, fl: u32, out: &mut Vec<u64>) {
+        let raw = self.raw[i].as_str();
+        let w = self.norm[i].as_str();
+        let f = FeatHash::new;
+        out.push(f(3).tag(prev).done());
+        out.push(f(4).tag(prev2).done());
+        out.push(f(5).tag(prev).tag(prev2).done());
+        out.push(f(7).tag(prev).str(w).done());
+        if fl & flags::BIGRAMS != 0 {
+            out.push(f(20).tag(prev).str(self.at(i, 1)).done());
+        }
+        if fl & flags::LEXICON != 0 {
+            out.push(f(23).tag(self.lex_at(i, 0)).tag(prev).done());
+        }
+        if fl & flags::CONTEXT2 != 0 {
+            out.push(f(29).tag(prev).str(suffix(raw, 3)).done());
+        }
+    }
+
+    /// The features of token `i` that do not depend on the previous tags
+    /// (appended to `out`).
+    pub fn static_features(&self, i: usize, fl: u32, out: &mut Vec<u64>) {
         let raw = self.raw[i].as_str();
         let w = self.norm[i].as_str();
         let f = FeatHash::new;
         out.push(f(0).done());
         out.push(f(1).str(suffix(raw, 3)).done());
         out.push(f(2).str(prefix(raw, 1)).done());
-        out.push(f(3).tag(prev).done());
-        out.push(f(4).tag(prev2).done());
-        out.push(f(5).tag(prev).tag(prev2).done());
         out.push(f(6).str(w).done());
-        out.push(f(7).tag(prev).str(w).done());
         let (wm1, wm2, wp1, wp2) = (self.at(i, -1), self.at(i, -2), self.at(i, 1), self.at(i, 2));
         out.push(f(8).str(wm1).done());
         out.push(f(9).str(suffix(wm1, 3)).done());
@@ -292,13 +318,11 @@ impl Context {
             out.push(f(19).tag(u16::from(cap)).tag(u16::from(i == 0)).done());
         }
         if fl & flags::BIGRAMS != 0 {
-            out.push(f(20).tag(prev).str(wp1).done());
             out.push(f(21).str(w).str(wp1).done());
         }
         if fl & flags::LEXICON != 0 {
             let b = self.lex_at(i, 0);
             out.push(f(22).tag(b).done());
-            out.push(f(23).tag(b).tag(prev).done());
             out.push(f(24).tag(b).str(suffix(raw, 3)).done());
             out.push(f(25).tag(self.lex_at(i, -1)).done());
             out.push(f(26).tag(self.lex_at(i, 1)).done());
@@ -306,7 +330,6 @@ impl Context {
         }
         if fl & flags::CONTEXT2 != 0 {
             out.push(f(28).str(wm1).str(w).done());
-            out.push(f(29).tag(prev).str(suffix(raw, 3)).done());
             out.push(f(30).str(wm1).tag(self.lex_at(i, 0)).done());
         }
     }

@@ -156,5 +156,6 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
         lexicon,
         index,
         entries: body.entries,
+        decoder: super::DEFAULT_DECODER,
     })
 }

@@ -22,7 +22,14 @@
 //!   lexicon is stored in the model, so [`PosTagger::tag`] needs nothing
 //!   else.
 //! * **Decoding** is greedy, left to right; the two previous *predicted*
-//!   tags feed the next prediction (during training too).
+//!   tags feed the next prediction (during training too). A beam decoder
+//!   ([`Decoder::Beam`], over raw scores or log-probabilities) is there
+//!   for experiments: on held-out training documents it was no better
+//!   (see `semcor_eval.rs`), so greedy is the default. The decoder is not
+//!   stored in the model, so any model decodes either way.
+//! * **Probabilities**: [`PosTagger::tag_with_probabilities`] gives each
+//!   word a soft-max distribution over the tags, for callers that weigh
+//!   readings (`--pos-alternatives`, see [`crate::pipeline`]).
 //! * A **tag dictionary** short-circuits frequent unambiguous words (seen
 //!   ≥ 10 times in training with one tag ≥ 99 % of the time): they are
 //!   tagged by lookup and not trained on.
@@ -134,7 +141,28 @@ pub struct PosTagger {
     index: HashMap<u64, (u32, u32), IdBuild>,
     /// (tag id, averaged weight), grouped by row.
     entries: Vec<(u16, f32)>,
+    /// How `tag` decodes (not part of the model).
+    decoder: Decoder,
 }
+
+/// How [`PosTagger::tag`] chooses a sentence's tags from the perceptron's
+/// scores. Not stored in the model: any model decodes either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decoder {
+    /// Left to right, each word's best tag given the two chosen before.
+    Greedy,
+    /// Beam search over the sentence (see `PosTagger::tag_ids_beam`).
+    Beam {
+        /// Hypotheses kept at each word.
+        width: usize,
+        /// Sum log-probabilities (a soft-max of each word's scores)
+        /// rather than raw scores.
+        softmax: bool,
+    },
+}
+
+/// The decoder of a trained or loaded tagger.
+pub const DEFAULT_DECODER: Decoder = Decoder::Greedy;
 
 /// Training knobs beyond the public `train` arguments (used by the tuning
 /// experiments; `train` uses the defaults).
@@ -464,6 +492,7 @@ impl PosTagger {
             lexicon,
             index,
             entries,
+            decoder: DEFAULT_DECODER,
         }
     }
 
@@ -477,8 +506,123 @@ impl PosTagger {
         self.entries.len()
     }
 
+    /// The decoder [`PosTagger::tag`] uses (see [`Decoder`]).
+    pub fn decoder(&self) -> Decoder {
+        self.decoder
+    }
+
+    /// Decode with `decoder` from now on (the model is unchanged: the
+    /// decoder is not stored in it).
+    pub fn set_decoder(&mut self, decoder: Decoder) {
+        self.decoder = decoder;
+    }
+
+    /// The perceptron's score of every tag, into `scores`, from `feats`
+    /// (added to what `scores` holds).
+    fn add_scores(&self, feats: &[u64], scores: &mut [f32]) {
+        for f in feats {
+            if let Some(&(a, b)) = self.index.get(f) {
+                for &(t, w) in &self.entries[a as usize..b as usize] {
+                    scores[usize::from(t)] += w;
+                }
+            }
+        }
+    }
+
     /// Tag ids for the words of one sentence (no multiword handling).
     fn tag_ids(&self, ctx: &Context) -> Vec<u16> {
+        match self.decoder {
+            Decoder::Greedy => self.tag_ids_greedy(ctx),
+            Decoder::Beam { width, softmax } => self.tag_ids_beam(ctx, width.max(1), softmax),
+        }
+    }
+
+    /// Beam search over whole-sentence tag sequences: a hypothesis is
+    /// scored by the sum, over its words, of each tag's perceptron score
+    /// (or of its log-probability under a soft-max of the scores, with
+    /// `softmax`) given the hypothesis' own previous two tags;
+    /// hypotheses with the same last two tags are merged (they score the
+    /// rest of the sentence alike), the best `width` kept at each word.
+    /// Tag-dictionary words take their tag in every hypothesis.
+    fn tag_ids_beam(&self, ctx: &Context, width: usize, softmax: bool) -> Vec<u16> {
+        let n_tags = self.tags.len();
+        if n_tags == 0 || ctx.len() == 0 {
+            return Vec::new();
+        }
+        // (score, prev, prev2, index of the last step in `steps`)
+        let mut beam: Vec<(f64, u16, u16, u32)> = vec![(0.0, START, START2, u32::MAX)];
+        // (tag, parent step)
+        let mut steps: Vec<(u16, u32)> = Vec::with_capacity(ctx.len() * width);
+        let mut base = vec![0f32; n_tags];
+        let mut scores = vec![0f32; n_tags];
+        let mut feats = Vec::new();
+        let mut next: Vec<(f64, u16, u16, u32, u16)> = Vec::with_capacity(width * width);
+        for i in 0..ctx.len() {
+            next.clear();
+            if let Some(&t) = self.tagdict.get(&ctx.raw[i]) {
+                for &(sc, prev, _, last) in &beam {
+                    next.push((sc, t, prev, last, t));
+                }
+            } else {
+                feats.clear();
+                ctx.static_features(i, self.flags, &mut feats);
+                base.iter_mut().for_each(|s| *s = 0.0);
+                self.add_scores(&feats, &mut base);
+                for &(sc, prev, prev2, last) in &beam {
+                    feats.clear();
+                    ctx.tag_features(i, prev, prev2, self.flags, &mut feats);
+                    scores.copy_from_slice(&base);
+                    self.add_scores(&feats, &mut scores);
+                    let norm = if softmax {
+                        let max = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                        let z: f64 = scores.iter().map(|&s| f64::from(s - max).exp()).sum();
+                        f64::from(max) + z.ln()
+                    } else {
+                        0.0
+                    };
+                    // The best `width` tags of this hypothesis.
+                    let mut best: Vec<u16> = Vec::with_capacity(width + 1);
+                    for t in 0..n_tags as u16 {
+                        let s = scores[usize::from(t)];
+                        let k = best.partition_point(|&b| scores[usize::from(b)] >= s);
+                        if k < width {
+                            best.insert(k, t);
+                            best.truncate(width);
+                        }
+                    }
+                    for t in best {
+                        let s = f64::from(scores[usize::from(t)]) - norm;
+                        next.push((sc + s, t, prev, last, t));
+                    }
+                }
+            }
+            // Best first; merge hypotheses with the same last two tags.
+            next.sort_by(|a, b| b.0.total_cmp(&a.0));
+            beam.clear();
+            for &(sc, prev, prev2, last, t) in &next {
+                if beam.len() == width {
+                    break;
+                }
+                if beam.iter().any(|&(_, p, p2, _)| (p, p2) == (prev, prev2)) {
+                    continue;
+                }
+                steps.push((t, last));
+                beam.push((sc, prev, prev2, (steps.len() - 1) as u32));
+            }
+        }
+        let mut out = vec![0u16; ctx.len()];
+        let mut at = beam[0].3;
+        for slot in out.iter_mut().rev() {
+            let (t, parent) = steps[at as usize];
+            *slot = t;
+            at = parent;
+        }
+        out
+    }
+
+    /// Greedy decoding, left to right, each word's best tag given the
+    /// previous two chosen.
+    fn tag_ids_greedy(&self, ctx: &Context) -> Vec<u16> {
         let mut out = Vec::with_capacity(ctx.len());
         if self.tags.is_empty() {
             return out;
@@ -529,6 +673,71 @@ impl PosTagger {
                 }
             })
             .collect()
+    }
+
+    /// [`PosTagger::tag`] (greedy decoding, whatever the decoder) with,
+    /// for each word, the probability of every tag: a soft-max of the
+    /// perceptron's scores at `temperature`, given the tags chosen before
+    /// (a tag-dictionary word has its tag with probability 1). A
+    /// multiword's probabilities are its head word's. The distributions
+    /// are in tag-id order ([`PosTagger::tagset`]).
+    pub fn tag_with_probabilities<S: AsRef<str>>(
+        &self,
+        words: &[S],
+        temperature: f32,
+    ) -> (Vec<String>, Vec<Vec<f32>>) {
+        if self.tags.is_empty() {
+            return (Vec::new(), Vec::new());
+        }
+        let (pieces, spans) = expand(words.iter().map(AsRef::as_ref));
+        let ctx = Context::new(&pieces, self.flags, &self.lexicon);
+        let n = self.tags.len();
+        let mut ids = Vec::with_capacity(ctx.len());
+        let mut dists = Vec::with_capacity(ctx.len());
+        let mut scores = vec![0f32; n];
+        let mut feats = Vec::new();
+        let (mut prev, mut prev2) = (START, START2);
+        let t = temperature.max(1e-3);
+        for i in 0..ctx.len() {
+            let mut dist = vec![0f32; n];
+            let guess = match self.tagdict.get(&ctx.raw[i]) {
+                Some(&g) => {
+                    dist[usize::from(g)] = 1.0;
+                    g
+                }
+                None => {
+                    ctx.features(i, prev, prev2, self.flags, &mut feats);
+                    scores.iter_mut().for_each(|s| *s = 0.0);
+                    self.add_scores(&feats, &mut scores);
+                    let g = argmax(&scores);
+                    let max = scores[usize::from(g)];
+                    let mut z = 0f32;
+                    for (d, &s) in dist.iter_mut().zip(&scores) {
+                        *d = ((s - max) / t).exp();
+                        z += *d;
+                    }
+                    dist.iter_mut().for_each(|d| *d /= z);
+                    g
+                }
+            };
+            ids.push(guess);
+            dists.push(dist);
+            prev2 = prev;
+            prev = guess;
+        }
+        let mut tags = Vec::with_capacity(spans.len());
+        let mut out = Vec::with_capacity(spans.len());
+        for span in spans {
+            let first = &self.tags[usize::from(ids[span.start])];
+            let k = if span.len() == 1 || is_verbal(first) {
+                span.start
+            } else {
+                span.end - 1
+            };
+            tags.push(self.tags[usize::from(ids[k])].clone());
+            out.push(std::mem::take(&mut dists[k]));
+        }
+        (tags, out)
     }
 
     /// Serialise the model body (see `io.rs` for the layout).
@@ -619,6 +828,53 @@ mod tests {
         let owned = vec!["the".to_string(), "zebra".to_string()];
         assert_eq!(tagger.tag(&owned).len(), 2);
         assert!(tagger.tag::<&str>(&[]).is_empty());
+    }
+
+    #[test]
+    fn beam_decoding_and_probabilities() {
+        let mut tagger = PosTagger::train(&toy_corpus(), 5, 1);
+        let words = ["every", "red", "run", "walk", "the", "walk", "."];
+        let greedy = tagger.tag(&words);
+        // Log-probability beams of any width agree with greedy decoding
+        // on this unambiguous toy language; so does a raw-score beam.
+        for decoder in [
+            Decoder::Beam {
+                width: 1,
+                softmax: false,
+            },
+            Decoder::Beam {
+                width: 3,
+                softmax: true,
+            },
+            Decoder::Beam {
+                width: 5,
+                softmax: false,
+            },
+        ] {
+            tagger.set_decoder(decoder);
+            assert_eq!(tagger.tag(&words), greedy, "{decoder:?}");
+            assert!(tagger.tag::<&str>(&[]).is_empty());
+        }
+        tagger.set_decoder(Decoder::Greedy);
+        let (tags, dists) = tagger.tag_with_probabilities(&words, 1.0);
+        assert_eq!(tags, greedy);
+        assert_eq!(dists.len(), words.len());
+        for (d, t) in dists.iter().zip(&tags) {
+            assert!((d.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{d:?}");
+            let best = argmax(d);
+            assert_eq!(&tagger.tagset()[usize::from(best)], t);
+        }
+        // A higher temperature flattens the distribution.
+        let (_, hot) = tagger.tag_with_probabilities(&words, 50.0);
+        let top = |d: &[f32]| d.iter().copied().fold(0f32, f32::max);
+        assert!(top(&hot[2]) < top(&dists[2]));
+        // The decoder is not part of the model.
+        tagger.set_decoder(Decoder::Beam {
+            width: 3,
+            softmax: true,
+        });
+        let back = PosTagger::from_bytes(&tagger.to_bytes()).unwrap();
+        assert_eq!(back.decoder(), DEFAULT_DECODER);
     }
 
     #[test]

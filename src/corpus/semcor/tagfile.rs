@@ -273,6 +273,9 @@ fn wf_token(
         gold,
         instance,
         span: None,
+        head: None,
+        alt: None,
+        pos_prob: None,
     })
 }
 
