@@ -524,3 +524,51 @@ fn knn_explain_quotes_training_sentences() {
         "{out}"
     );
 }
+
+/// With instances kept and `--k` > 1, `--explain` gives the nearest
+/// training instances and each one's sentence.
+#[test]
+fn knn_neighbours_come_with_their_sentences() {
+    let dir = tempdir();
+    let model = dir.path().join("inst.wsd");
+    ok(wsd()
+        .args(["-q", "train", "--method", "knn", "--split", "train"])
+        .args(["--limit-docs", "1", "--gloss", "none", "--keep-instances"])
+        .arg("--output")
+        .arg(&model));
+    let (code, out, err) = run_stdin(
+        tag()
+            .args([
+                "--method",
+                "knn",
+                "--k",
+                "3",
+                "--explain",
+                "--format",
+                "jsonl",
+            ])
+            .arg("--model")
+            .arg(&model),
+        b"The jury said the election was conducted well.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let near: Vec<&serde_json::Value> = v["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t.get("evidence"))
+        .filter(|e| e["kind"] == "neighbours")
+        .collect();
+    assert!(!near.is_empty(), "{out}");
+    for e in near {
+        let n = e["neighbours"].as_array().unwrap().len();
+        let s = e["sentences"].as_array().unwrap();
+        assert!((1..=3).contains(&n), "{e}");
+        assert_eq!(s.len(), n, "{e}");
+        assert!(
+            s.iter().all(|x| x["text"].as_str().unwrap().contains('*')),
+            "{e}"
+        );
+    }
+}
