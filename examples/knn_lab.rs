@@ -528,9 +528,14 @@ impl Lab {
                     count,
                     ctx: (count > 0).then(|| wsd::disambig::knn::normalized(&sum)),
                     gloss,
+                    exemplars: Vec::new(),
                 })
                 .collect(),
+            senses: Vec::new(),
             instances: Vec::new(),
+            instance_sentences: Vec::new(),
+            sentences: Vec::new(),
+            calibration: None,
         }
     }
 

@@ -159,6 +159,9 @@ pub struct KnnTraining {
     pub pooled_layers: usize,
     /// Add WordNet's example sentences to the context vectors.
     pub examples: bool,
+    /// Sense-key vectors for keys with at least this many instances (0:
+    /// none; see [`KnnParams::sense_min`]).
+    pub sense_min: u32,
 }
 
 impl Default for KnnTraining {
@@ -170,6 +173,7 @@ impl Default for KnnTraining {
             keep_instances: false,
             pooled_layers: crate::disambig::knn::DEFAULT_POOLED_LAYERS,
             examples: false,
+            sense_min: crate::disambig::knn::DEFAULT_SENSE_MIN,
         }
     }
 }
@@ -259,6 +263,19 @@ pub fn knn(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
     params.examples = job.knn.examples;
     params.keep_instances = job.knn.keep_instances;
     params.gloss_pooling = job.knn.gloss_pooling;
+    params.sense_min = job.knn.sense_min;
+    params.training_data = job.data.clone();
+    params.gloss_xml = job
+        .knn
+        .gloss_xml
+        .iter()
+        .map(|x| {
+            x.file_name()
+                .unwrap_or(x.as_os_str())
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
     params.gloss = match job.knn.gloss {
         GlossRequest::All => GlossScope::All,
         GlossRequest::None => GlossScope::None,
@@ -277,15 +294,27 @@ pub fn knn(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
     let size = std::fs::metadata(job.output).map(|m| m.len()).unwrap_or(0);
     let glosses = model.entries.iter().filter(|e| e.gloss.is_some()).count();
     let seen = model.entries.iter().filter(|e| e.ctx.is_some()).count();
+    let calibration = match &model.calibration {
+        Some(c) => format!(
+            "calibrated on {} answers with their document held out ({:.1}% right, {} steps)",
+            c.samples,
+            100.0 * c.accuracy,
+            c.blocks.len()
+        ),
+        None => "not calibrated (no training target with two or more candidates)".into(),
+    };
     Ok(format!(
-        "knn trained on {} documents, {} sentences, {} tagged tokens, {} example sentences ({} synsets with a context vector, {} of them from examples only; {} gloss vectors; last {} layers summed) in {:.1} s; {:.1} MB written to {}",
+        "knn trained on {} ({} documents, {} sentences, {} tagged tokens, {} example sentences; {} synsets with a context vector, {} of them from examples only; {} sense-key vectors; {} gloss vectors; {} exemplar sentences; last {} layers summed; {calibration}) in {:.1} s; {:.1} MB written to {}",
+        model.params.training_data,
         model.params.documents,
         model.params.sentences,
         model.params.tagged_tokens,
         model.params.example_contexts,
         seen,
         model.params.example_synsets,
+        model.params.sense_vectors,
         glosses,
+        model.sentences.len(),
         model.params.pooled_layers,
         t.elapsed().as_secs_f64(),
         size as f64 / 1e6,

@@ -144,6 +144,11 @@ fn wrong_method_truncated_missing_encoder_and_wrong_width_are_refused() {
             sentences: 0,
             tagged_tokens: 0,
             encoder_fingerprint: String::new(),
+            sense_min: 0,
+            sense_vectors: 0,
+            exemplars: 0,
+            training_data: String::new(),
+            gloss_xml: vec![],
         },
         dim: 8,
         entries: vec![Entry {
@@ -151,8 +156,13 @@ fn wrong_method_truncated_missing_encoder_and_wrong_width_are_refused() {
             count: 1,
             ctx: Some(vec![0.5; 8]),
             gloss: None,
+            exemplars: vec![],
         }],
+        senses: vec![],
         instances: vec![],
+        instance_sentences: vec![],
+        sentences: vec![],
+        calibration: None,
     };
     let p8 = dir.path().join("narrow.wsd");
     narrow.save(&p8, inv).unwrap();
@@ -372,4 +382,193 @@ fn a_model_used_with_another_encoder_is_refused() {
     );
     assert!(err.contains("trained with another encoder"), "{err}");
     assert!(err.contains("other-encoder"), "{err}");
+}
+
+/// The slice model records its training data and makes sense-key
+/// vectors, exemplar sentences and its own calibration by default;
+/// `--sense-vectors none` makes none, and a bad value is refused before
+/// any work.
+#[test]
+fn a_knn_header_records_its_data_and_sense_vectors() {
+    let header = wsd::model_io::read_header(&slice_model()).unwrap();
+    let p = &header.params;
+    assert_eq!(p["training_data"], "semcor:train:first-2", "{p}");
+    assert_eq!(p["documents"], 2, "{p}");
+    assert_eq!(p["sense_min"], 10, "{p}");
+    assert_eq!(p["exemplars"], 2, "{p}");
+    let model = wsd::disambig::knn::KnnModel::load(&slice_model(), inventory()).unwrap();
+    assert_eq!(
+        model.senses.len(),
+        p["sense_vectors"].as_u64().unwrap() as usize
+    );
+    assert!(model.senses.iter().all(|s| s.count >= 10));
+    let cal = model.calibration.as_ref().expect("a calibration map");
+    assert_eq!(cal.held_out, "document");
+    assert!(cal.samples > 100 && !cal.blocks.is_empty(), "{cal:?}");
+    assert!(model.entries.iter().any(|e| !e.exemplars.is_empty()));
+
+    let dir = tempdir();
+    let none = dir.path().join("none.wsd");
+    ok(wsd()
+        .args(["-q", "train", "--method", "knn", "--split", "train"])
+        .args([
+            "--limit-docs",
+            "1",
+            "--gloss",
+            "none",
+            "--sense-vectors",
+            "none",
+        ])
+        .arg("--output")
+        .arg(&none));
+    let h = wsd::model_io::read_header(&none).unwrap();
+    assert_eq!(h.params["sense_min"], 0);
+    assert_eq!(h.params["sense_vectors"], 0);
+    let err = fails(
+        wsd()
+            .args([
+                "train",
+                "--method",
+                "knn",
+                "--sense-vectors",
+                "min:0",
+                "--output",
+            ])
+            .arg(dir.path().join("never.wsd")),
+    );
+    assert!(err.contains("none or min:N"), "{err}");
+    assert!(!dir.path().join("never.wsd").exists());
+}
+
+/// knn's answers are calibrated by the model's own map (all of them on
+/// SemEval-2007: knn answers or it is single-sense), under the options it
+/// was fitted with only.
+#[test]
+fn knn_probabilities_are_calibrated_by_the_model() {
+    let v = eval_json("knn", &["--top", "2", "--calibration"]);
+    let cal = &v["calibration"];
+    assert_eq!(cal["uncalibrated"], 0, "{cal}");
+    assert!(cal["calibrated"].as_u64().unwrap() > 400, "{cal}");
+    let other = eval_json("knn", &["--calibration", "--prior", "0.2"]);
+    assert_eq!(
+        other["calibration"]["calibrated"], 0,
+        "{}",
+        other["calibration"]
+    );
+    assert!(other["calibration"]["uncalibrated"].as_u64().unwrap() > 400);
+    let (code, out, err) = run_stdin(
+        tag()
+            .args([
+                "--method", "knn", "--top", "2", "--format", "jsonl", "--model",
+            ])
+            .arg(slice_model()),
+        b"The bank raised its rates.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("no calibration for knn"), "{err}");
+    assert!(out.contains("\"calibrated\":true"), "{out}");
+    assert!(!out.contains("\"calibrated\":false"), "{out}");
+}
+
+/// `--explain` quotes the training sentences nearest the vector that
+/// scored the chosen sense, and names the vector and the runner-up.
+#[test]
+fn knn_explain_quotes_training_sentences() {
+    let (code, out, err) = run_stdin(
+        tag()
+            .args([
+                "--method",
+                "knn",
+                "--explain",
+                "--format",
+                "jsonl",
+                "--model",
+            ])
+            .arg(slice_model()),
+        b"The jury said the election was conducted well. He said it would take time.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let ev: Vec<serde_json::Value> = out
+        .lines()
+        .flat_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["tokens"].as_array().cloned().unwrap_or_default()
+        })
+        .filter_map(|t| t.get("evidence").cloned())
+        .filter(|e| e["kind"] == "sense-vector")
+        .collect();
+    assert!(!ev.is_empty(), "{out}");
+    let sources = ["sense key", "synset", "propagated", "gloss"];
+    assert!(
+        ev.iter()
+            .all(|e| sources.contains(&e["source"].as_str().unwrap())),
+        "{out}"
+    );
+    let quoted: Vec<&serde_json::Value> = ev
+        .iter()
+        .filter(|e| !e["sentences"].as_array().unwrap().is_empty())
+        .collect();
+    assert!(!quoted.is_empty(), "no training sentence quoted: {out}");
+    for e in quoted {
+        // a SemCor instance (`br-a02.s10.t19`), the word marked
+        let s = &e["sentences"][0];
+        assert!(s["id"].as_str().unwrap().contains(".t"), "{s}");
+        assert!(s["text"].as_str().unwrap().contains('*'), "{s}");
+        assert!(
+            ["sense key", "synset"].contains(&e["source"].as_str().unwrap()),
+            "{e}"
+        );
+    }
+    assert!(
+        ev.iter().any(|e| e["runner_up"]["key"].is_string()),
+        "{out}"
+    );
+}
+
+/// With instances kept and `--k` > 1, `--explain` gives the nearest
+/// training instances and each one's sentence.
+#[test]
+fn knn_neighbours_come_with_their_sentences() {
+    let dir = tempdir();
+    let model = dir.path().join("inst.wsd");
+    ok(wsd()
+        .args(["-q", "train", "--method", "knn", "--split", "train"])
+        .args(["--limit-docs", "1", "--gloss", "none", "--keep-instances"])
+        .arg("--output")
+        .arg(&model));
+    let (code, out, err) = run_stdin(
+        tag()
+            .args([
+                "--method",
+                "knn",
+                "--k",
+                "3",
+                "--explain",
+                "--format",
+                "jsonl",
+            ])
+            .arg("--model")
+            .arg(&model),
+        b"The jury said the election was conducted well.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let near: Vec<&serde_json::Value> = v["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t.get("evidence"))
+        .filter(|e| e["kind"] == "neighbours")
+        .collect();
+    assert!(!near.is_empty(), "{out}");
+    for e in near {
+        let n = e["neighbours"].as_array().unwrap().len();
+        let s = e["sentences"].as_array().unwrap();
+        assert!((1..=3).contains(&n), "{e}");
+        assert_eq!(s.len(), n, "{e}");
+        assert!(
+            s.iter().all(|x| x["text"].as_str().unwrap().contains('*')),
+            "{e}"
+        );
+    }
 }

@@ -367,11 +367,18 @@ fn train_knn_from_a_tiny_xml() {
             .arg(&model),
     );
     assert!(
-        se.contains("knn trained on 2 documents, 3 sentences, 4 tagged tokens"),
+        se.contains("knn trained on xml:tiny.data.xml (2 documents, 3 sentences, 4 tagged tokens"),
         "{se}"
     );
     let header = wsd::model_io::read_header(&model).unwrap();
     assert_eq!(header.method, "knn");
+    // the header records the training data
+    assert_eq!(
+        header.params["training_data"], "xml:tiny.data.xml",
+        "{:?}",
+        header.params
+    );
+    assert_eq!(header.params["documents"], 2);
     let (code, so, se) = run_stdin(
         tag()
             .args(["--method", "knn,mfs", "--model"])

@@ -161,11 +161,16 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.frontend_errors {
         write_raw_errors(path, &ev.raw_alignment)?;
     }
+    // the built-in table, plus the maps a trained model fitted itself (knn)
+    let calibration = match method.calibration() {
+        Some(own) => Calibration::builtin().merged(&own),
+        None => Calibration::builtin().clone(),
+    };
     let reliability = (args.top.is_some() || args.calibration).then(|| {
         reliability(
             &ev.answers,
             &data.gold,
-            Calibration::builtin(),
+            &calibration,
             10,
             args.top.map_or(1, usize::from),
         )

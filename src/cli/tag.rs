@@ -142,7 +142,13 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         heads: !args.no_heads,
         pos_alternatives: args.pos_alternatives,
     };
+    // the built-in table, plus the maps a trained model fitted itself (knn)
+    let calibration = match method.calibration() {
+        Some(own) => wsd::disambig::Calibration::builtin().merged(&own),
+        None => wsd::disambig::Calibration::builtin().clone(),
+    };
     let mut writer = TagWriter::new(inv, args.format, method.name());
+    writer.calibration = &calibration;
     writer.sense_format = args.sense_format;
     writer.gloss = args.gloss;
     writer.top = args.top.map_or(0, usize::from);

@@ -43,11 +43,16 @@
 //! answers the fifth), since a model answering its own training examples
 //! would be far too sure. (`mfs`'s WordNet tag counts were counted on all
 //! of SemCor, the train split included, so its map is somewhat optimistic
-//! there and out of domain.) kNN
-//! is not in the table (a model per fold is 5 × 20 minutes of encoding):
-//! its probabilities are normalised, not calibrated, and output says so.
-//! Methods not in the table, and answers of an older table, are likewise
-//! reported as uncalibrated rather than given made-up numbers.
+//! there and out of domain.) kNN is not in the table (a model per fold is
+//! 5 × 20 minutes of encoding): a knn model fits its own map at training
+//! time instead, answering every training instance with the instance's
+//! document left out of the centroids (exact and cheap for centroids,
+//! see [`super::knn::KnnCalibration`]), and carries it in the model file;
+//! [`super::Disambiguator::calibration`] hands it to output, which merges
+//! it into this table ([`Calibration::merged`]). Older knn models, and
+//! knn run with other options than the map was fitted with, are reported
+//! as uncalibrated, as are methods not in the table, rather than given
+//! made-up numbers.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -119,7 +124,7 @@ pub const MIN_BLOCK: usize = 50;
 
 /// One step of a calibration map: answers whose normalised probability
 /// averaged `p` were right at the rate `accuracy`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Block {
     /// Mean normalised probability of the chosen sense.
     pub p: f64,
@@ -293,6 +298,32 @@ impl Calibration {
             .into_iter()
             .map(|(k, v)| (k, isotonic(v, MIN_BLOCK)))
             .collect();
+        Calibration { maps }
+    }
+
+    /// The isotonic map of (normalised probability, right) pairs, as
+    /// [`Calibration::fit`] fits each (method, decision): for a model that
+    /// fits its own calibration (knn).
+    pub fn fit_map(pairs: Vec<(f64, bool)>) -> Vec<Block> {
+        isotonic(pairs, MIN_BLOCK)
+    }
+
+    /// This table plus (or, for a key it has, replaced by) the maps of
+    /// `other`: the built-in table with a model's own maps.
+    pub fn merged(&self, other: &Calibration) -> Calibration {
+        let mut maps = self.maps.clone();
+        for (k, v) in &other.maps {
+            maps.insert(k.clone(), v.clone());
+        }
+        Calibration { maps }
+    }
+
+    /// A table of one map, `method`'s answers under `decided`.
+    pub fn single(method: &str, decided: &str, blocks: Vec<Block>) -> Calibration {
+        let mut maps = BTreeMap::new();
+        if !blocks.is_empty() {
+            maps.insert((method.to_string(), decided.to_string()), blocks);
+        }
         Calibration { maps }
     }
 
@@ -514,7 +545,7 @@ pub fn fit_samples(
         return Err(Error::BadMethodSpec {
             spec: name.to_string(),
             msg: format!(
-                "{name} would need a model per fold to be calibrated without seeing its own training data; it is left uncalibrated"
+                "{name} would need a model per fold to be calibrated without seeing its own training data; it is left uncalibrated here (a knn model fits its own calibration when trained)"
             ),
         });
     }

@@ -4,7 +4,9 @@
 //! An answer of a later method that decided on its own terms is marked
 //! [`FallbackReason::BackOff`]: the chain's first choice abstained there.
 
-use super::{Candidates, Decision, Disambiguator, Evidence, FallbackReason, Prediction};
+use super::{
+    Calibration, Candidates, Decision, Disambiguator, Evidence, FallbackReason, Prediction,
+};
 use crate::corpus::{Document, Target};
 use crate::wordnet::{Inventory, Sense};
 
@@ -97,5 +99,13 @@ impl Disambiguator for Chain<'_> {
                     .find(|m| m.name().split(',').any(|n| n == prediction.method))
             })?;
         m.explain(inv, doc, target, candidates, prediction)
+    }
+
+    /// The members' own maps, merged (a method's map is keyed by its name).
+    fn calibration(&self) -> Option<Calibration> {
+        self.methods
+            .iter()
+            .filter_map(|m| m.calibration())
+            .reduce(|a, b| a.merged(&b))
     }
 }

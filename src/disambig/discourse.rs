@@ -135,6 +135,10 @@ impl<D: Disambiguator> Disambiguator for OneSensePerDiscourse<D> {
     ) -> Option<Evidence> {
         self.inner.explain(inv, doc, target, candidates, prediction)
     }
+
+    fn calibration(&self) -> Option<super::Calibration> {
+        self.inner.calibration()
+    }
 }
 
 #[cfg(test)]

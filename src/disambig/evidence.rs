@@ -29,6 +29,31 @@ impl Weighted {
     }
 }
 
+/// A training sentence behind a kNN answer: the id of the tagged instance
+/// (the corpus's instance id, else `document/sentence/token`) and the
+/// sentence, the instance's word marked `*so*`, cut to a window around it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Exemplar {
+    /// Instance id.
+    pub id: String,
+    /// The sentence (truncated, the target word between asterisks).
+    pub text: String,
+}
+
+/// The sense a kNN answer was chosen over (the runner-up), with the
+/// vector that scored it and that vector's training sentences.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunnerUp {
+    /// Its sense key.
+    pub key: String,
+    /// Which vector scored it (as [`Evidence::SenseVector`]'s `source`).
+    pub source: String,
+    /// Cosine with that context vector, if any.
+    pub cosine: Option<f64>,
+    /// Training sentences nearest that vector.
+    pub sentences: Vec<Exemplar>,
+}
+
 /// The evidence behind one answer.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -73,25 +98,36 @@ pub enum Evidence {
         /// Features and their log weights, strongest first.
         features: Vec<Weighted>,
     },
-    /// A sense vector (knn with centroids): where the chosen synset's
-    /// vector came from (`semcor` centroid with its example count,
-    /// `hypernyms` or `lexicographer file` for propagated ones, `gloss`)
-    /// and the cosines with the target's vector.
+    /// A sense vector (knn with centroids): which vector scored the chosen
+    /// sense (`sense key`: the centroid of that lemma's sense; `synset`:
+    /// the synset's centroid; `propagated` from hypernyms or the
+    /// lexicographer file; `gloss` only), the cosines with the target's
+    /// vector, the training sentences nearest that vector (models from
+    /// format 3 on) and the runner-up, so that the answer can be read
+    /// against the sentences it was chosen over.
     SenseVector {
-        /// Where the context vector came from.
+        /// Which context vector scored the sense.
         source: String,
-        /// SemCor examples behind the centroid (0 when propagated).
+        /// Training examples behind that vector (0 when propagated).
         examples: u32,
         /// Cosine with the context vector, if any.
         cosine: Option<f64>,
         /// Cosine with the gloss vector, if any.
         gloss_cosine: Option<f64>,
+        /// Training sentences nearest the vector (empty for older models
+        /// and for propagated or gloss-only vectors).
+        sentences: Vec<Exemplar>,
+        /// The best-scored other candidate, if any.
+        runner_up: Option<RunnerUp>,
     },
     /// Nearest training instances (knn with instances): their sense and
-    /// cosine, nearest first.
+    /// cosine, nearest first, and their sentences when the model keeps them.
     Neighbours {
         /// (sense key, cosine).
         neighbours: Vec<Weighted>,
+        /// The sentence of each neighbour, in the same order (empty for
+        /// models that keep no sentences).
+        sentences: Vec<Exemplar>,
     },
     /// Sense frequency (mfs, mfs-semcor): the chosen sense's count among
     /// the counts of all candidates.
@@ -113,6 +149,14 @@ fn num(x: f64) -> String {
     } else {
         s.to_string()
     }
+}
+
+fn quoted(sentences: &[Exemplar]) -> String {
+    sentences
+        .iter()
+        .map(|e| format!("[{}] \"{}\"", e.id, e.text))
+        .collect::<Vec<_>>()
+        .join(" | ")
 }
 
 fn list(items: &[Weighted], signed: bool) -> String {
@@ -179,6 +223,8 @@ impl Evidence {
                 examples,
                 cosine,
                 gloss_cosine,
+                sentences,
+                runner_up,
             } => {
                 let mut s = format!("vector: {source}");
                 if *examples > 0 {
@@ -190,10 +236,30 @@ impl Evidence {
                 if let Some(g) = gloss_cosine {
                     s.push_str(&format!(", gloss cosine {}", num(*g)));
                 }
+                if !sentences.is_empty() {
+                    s.push_str(&format!("; like {}", quoted(sentences)));
+                }
+                if let Some(r) = runner_up {
+                    s.push_str(&format!("; runner-up {} ({}", r.key, r.source));
+                    if let Some(c) = r.cosine {
+                        s.push_str(&format!(", cosine {}", num(c)));
+                    }
+                    s.push(')');
+                    if !r.sentences.is_empty() {
+                        s.push_str(&format!(" like {}", quoted(&r.sentences)));
+                    }
+                }
                 s
             }
-            Evidence::Neighbours { neighbours } => {
-                format!("nearest instances: {}", list(neighbours, false))
+            Evidence::Neighbours {
+                neighbours,
+                sentences,
+            } => {
+                let mut s = format!("nearest instances: {}", list(neighbours, false));
+                if !sentences.is_empty() {
+                    s.push_str(&format!("; sentences {}", quoted(sentences)));
+                }
+                s
             }
             Evidence::Frequency {
                 count,
@@ -223,5 +289,41 @@ mod tests {
             features: vec![Weighted::new("window:jazz", 2.5)],
         };
         assert_eq!(f.text(), "features vs bass%1:13:02::: window:jazz +2.50");
+    }
+
+    #[test]
+    fn sense_vectors_quote_their_sentences_and_the_runner_up() {
+        let ex = |id: &str, t: &str| Exemplar {
+            id: id.into(),
+            text: t.into(),
+        };
+        let e = Evidence::SenseVector {
+            source: "sense key".into(),
+            examples: 12,
+            cosine: Some(0.61),
+            gloss_cosine: None,
+            sentences: vec![ex("d1.s2.t3", "at the *bank*")],
+            runner_up: Some(RunnerUp {
+                key: "bank%1:17:01::".into(),
+                source: "synset".into(),
+                cosine: Some(0.5),
+                sentences: vec![ex("d4.s1.t2", "the river *bank*")],
+            }),
+        };
+        assert_eq!(
+            e.text(),
+            "vector: sense key (12 examples), cosine 0.61; like [d1.s2.t3] \"at the *bank*\"; runner-up bank%1:17:01:: (synset, cosine 0.5) like [d4.s1.t2] \"the river *bank*\""
+        );
+        let j = serde_json::to_value(&e).unwrap();
+        assert_eq!(j["sentences"][0]["id"], "d1.s2.t3");
+        assert_eq!(j["runner_up"]["sentences"][0]["text"], "the river *bank*");
+        let n = Evidence::Neighbours {
+            neighbours: vec![Weighted::new("bank%1:14:00::", 0.9)],
+            sentences: vec![ex("d1.s2.t3", "at the *bank*")],
+        };
+        assert_eq!(
+            n.text(),
+            "nearest instances: bank%1:14:00:: 0.9; sentences [d1.s2.t3] \"at the *bank*\""
+        );
     }
 }

@@ -37,7 +37,7 @@ pub mod similarity;
 
 pub use calibration::{Calibration, Scale};
 pub use chain::Chain;
-pub use evidence::{Evidence, Weighted};
+pub use evidence::{Evidence, Exemplar, RunnerUp, Weighted};
 pub use mfs::{CorpusMfs, FirstSense};
 pub use registry::{Method, MethodOptions, MethodSpec};
 
@@ -294,6 +294,14 @@ pub trait Disambiguator: Send + Sync {
     ) -> Option<Evidence> {
         None
     }
+
+    /// Calibration maps the method brings itself, beyond the built-in
+    /// table ([`Calibration::builtin`]): a trained model that fitted its
+    /// own (knn) returns them here, so that output can merge them in.
+    /// The default has none.
+    fn calibration(&self) -> Option<Calibration> {
+        None
+    }
 }
 
 /// Fill [`Prediction::evidence`] for every answer of a document
@@ -388,6 +396,9 @@ macro_rules! delegate {
                 prediction: &Prediction,
             ) -> Option<Evidence> {
                 (**self).explain(inv, doc, target, candidates, prediction)
+            }
+            fn calibration(&self) -> Option<Calibration> {
+                (**self).calibration()
             }
         }
     };

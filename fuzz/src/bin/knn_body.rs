@@ -1,4 +1,5 @@
-//! kNN model bodies (a safetensors blob: ctx, gloss, instances, meta).
+//! kNN model bodies (a safetensors blob: ctx, gloss, instances, senses,
+//! meta; format 2 without senses).
 //! The first byte picks the header's vector width, so widths that
 //! disagree with the tensors are tried too.
 use wsd::disambig::knn::{GlossPooling, GlossScope, KnnModel, KnnParams};
@@ -24,6 +25,15 @@ fn main() {
             sentences: 0,
             tagged_tokens: 0,
             encoder_fingerprint: String::new(),
+            pooled_layers: 1,
+            examples: false,
+            example_contexts: 0,
+            example_synsets: 0,
+            sense_min: 10,
+            sense_vectors: 0,
+            exemplars: 2,
+            training_data: String::new(),
+            gloss_xml: Vec::new(),
         };
         let _ = KnnModel::from_bytes(params, body);
     });

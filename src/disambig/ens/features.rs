@@ -6,8 +6,9 @@
 //! kNN's evidence comes from one function, [`knn_evidence`]: given the
 //! target's vector and, at training, the held-out document's contribution
 //! to the centroids ([`Removal`]), the cosines of each candidate with its
-//! context and gloss vectors and where the context vector came from. That
-//! is where sense-key vectors (or any other kNN vector) would be plugged in.
+//! context and gloss vectors and where the context vector came from. The
+//! context vector is the one `knn` scores with: the sense key's when the
+//! model has one, else the synset's, else a propagated one.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -26,6 +27,9 @@ pub const GLOSS_WEIGHT: f32 = 0.3;
 /// Where a candidate's kNN context vector came from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum VectorSource {
+    /// The sense key's own SemCor centroid (lemma-specific: a key with at
+    /// least the kNN model's `sense_min` instances).
+    SenseKey,
     /// The synset's own SemCor centroid.
     Own,
     /// Borrowed from its hypernyms or lexicographer file.
@@ -68,52 +72,80 @@ impl KnnEvidence {
 /// the instances at hand (the encoded sample) as `n · mean(c · v)`
 /// ([`Resultants::estimate`]), exact when the sample holds every instance.
 /// The centroid without the document is then the direction of
-/// `R·c − Σ_doc v` (absent when the document holds all `n`).
+/// `R·c − Σ_doc v` (absent when the document holds all `n`). Sense-key
+/// centroids are unit vectors too and are treated the same way, per key.
 #[derive(Clone, Debug, Default)]
 pub struct Removal {
     /// Per synset: the document's instances and the sum of their unit vectors.
     pub sums: HashMap<SynsetId, (u32, Vec<f32>)>,
+    /// Per sense key: the same.
+    pub keys: HashMap<String, (u32, Vec<f32>)>,
+}
+
+/// Add `unit` to the (count, sum) of `at`.
+fn add_unit<K: std::hash::Hash + Eq>(map: &mut HashMap<K, (u32, Vec<f32>)>, at: K, unit: &[f32]) {
+    let e = map.entry(at).or_insert_with(|| (0, vec![0.0; unit.len()]));
+    e.0 += 1;
+    for (a, x) in e.1.iter_mut().zip(unit) {
+        *a += x;
+    }
 }
 
 impl Removal {
-    /// Add one tagged instance (its unit vector) of `synsets`.
-    pub fn add(&mut self, synsets: &[SynsetId], unit: &[f32]) {
+    /// Add one tagged instance (its unit vector) of `synsets` and of the
+    /// sense `keys` (both distinct, as kNN training adds a token to each:
+    /// [`gold_synsets`], [`gold_keys`]).
+    pub fn add(&mut self, synsets: &[SynsetId], keys: &[String], unit: &[f32]) {
         for id in synsets {
-            let e = self
-                .sums
-                .entry(*id)
-                .or_insert_with(|| (0, vec![0.0; unit.len()]));
-            e.0 += 1;
-            for (a, x) in e.1.iter_mut().zip(unit) {
-                *a += x;
-            }
+            add_unit(&mut self.sums, *id, unit);
+        }
+        for k in keys {
+            add_unit(&mut self.keys, k.clone(), unit);
         }
     }
 }
 
-/// Estimated resultant lengths `R = |Σ v|` of the centroids (see [`Removal`]).
+/// Estimated resultant lengths `R = |Σ v|` of the centroids, synsets' and
+/// sense keys' (see [`Removal`]).
 #[derive(Clone, Debug, Default)]
-pub struct Resultants(pub HashMap<SynsetId, f32>);
+pub struct Resultants {
+    /// Per synset centroid.
+    pub synsets: HashMap<SynsetId, f32>,
+    /// Per sense-key centroid.
+    pub keys: HashMap<String, f32>,
+}
+
+/// The resultant length of a centroid of `n` instances from `k` sampled
+/// ones whose cosines with it sum to `sum_cos`: `n · mean(c · v)`, kept
+/// between `max(1, Σ c·v)` and `n` (`None` without a sample).
+fn resultant(n: u32, sum_cos: f64, k: u32) -> Option<f32> {
+    (k > 0).then(|| {
+        (n as f64 * sum_cos / k as f64)
+            .min(n as f64)
+            .max(sum_cos.max(1.0)) as f32
+    })
+}
 
 impl Resultants {
-    /// From the sampled instances: per synset the sum of `c · v` and the
-    /// number of instances, scaled to the centroid's count `n` and kept
-    /// between `max(1, Σ c·v)` and `n`.
-    pub fn estimate(knn: &Knn, sampled: &HashMap<SynsetId, (f64, u32)>) -> Resultants {
-        let mut out = HashMap::new();
-        for (id, &(sum_cos, k)) in sampled {
-            let Some((_, n)) = knn.centroid(*id) else {
-                continue;
-            };
-            if k == 0 {
-                continue;
-            }
-            let r = (n as f64 * sum_cos / k as f64)
-                .min(n as f64)
-                .max(sum_cos.max(1.0));
-            out.insert(*id, r as f32);
+    /// From the sampled instances: per synset (and per sense key) the sum
+    /// of `c · v` and the number of instances, see [`resultant`].
+    pub fn estimate(
+        knn: &Knn,
+        synsets: &HashMap<SynsetId, (f64, u32)>,
+        keys: &HashMap<String, (f64, u32)>,
+    ) -> Resultants {
+        Resultants {
+            synsets: synsets
+                .iter()
+                .filter_map(|(id, &(c, k))| Some((*id, resultant(knn.centroid(*id)?.1, c, k)?)))
+                .collect(),
+            keys: keys
+                .iter()
+                .filter_map(|(key, &(c, k))| {
+                    Some((key.clone(), resultant(knn.sense_centroid(key)?.1, c, k)?))
+                })
+                .collect(),
         }
-        Resultants(out)
     }
 }
 
@@ -131,6 +163,18 @@ pub fn gold_synsets(inv: &Inventory, gold: &[String]) -> Vec<SynsetId> {
     ids
 }
 
+/// A token's gold keys that WordNet knows, distinct (as kNN training adds
+/// a token to each key's sum).
+pub fn gold_keys(inv: &Inventory, gold: &[String]) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    for k in gold {
+        if inv.sense_by_key(k).is_some() && !keys.contains(k) {
+            keys.push(k.clone());
+        }
+    }
+    keys
+}
+
 /// The centroid `c` (unit; `n` instances, resultant length `r`) without
 /// `k` of its instances whose unit vectors sum to `sum`: the direction of
 /// `r·c − sum`; `None` when nothing is left.
@@ -142,10 +186,38 @@ pub fn loo_centroid(c: &[f32], n: u32, r: f32, k: u32, sum: &[f32]) -> Option<Ve
     Some(normalized(&rest))
 }
 
+/// A sense key's centroid `c` (unit; `n` instances, resultant length `r`)
+/// without the held-out document's instances of the key (`removed`: their
+/// count and sum), or `None` when fewer than `sense_min` (at least 1)
+/// would be left: the kNN model would have made no vector for the key,
+/// and the candidate falls back to its synset's.
+pub fn loo_sense_centroid<'c>(
+    c: &'c [f32],
+    n: u32,
+    r: f32,
+    removed: Option<&(u32, Vec<f32>)>,
+    sense_min: u32,
+) -> Option<Cow<'c, [f32]>> {
+    let Some((k, sum)) = removed else {
+        return Some(Cow::Borrowed(c));
+    };
+    if n.saturating_sub(*k) < sense_min.max(1) {
+        return None;
+    }
+    loo_centroid(c, n, r, *k, sum).map(Cow::Owned)
+}
+
 /// kNN's evidence for each candidate, for the target's contextual vector
 /// `vector` (not necessarily unit length); with `loo`, the centroids
-/// (own and those propagation reads) without the held-out document's
-/// instances (see [`Removal`]).
+/// (the sense key's, the synset's and those propagation reads) without the
+/// held-out document's instances (see [`Removal`]).
+///
+/// The context vector is chosen as `knn` chooses it, so that the features
+/// ens learns from are the scores `knn` gives: the sense key's centroid
+/// when the model has one, else the synset's, else a propagated one. At
+/// training, a key left with fewer than the model's `sense_min` instances
+/// once the document is out falls back to the synset, as the kNN model's
+/// own held-out calibration does (a vector it would not have made).
 pub fn knn_evidence(
     knn: &Knn,
     inv: &Inventory,
@@ -162,12 +234,28 @@ pub fn knn_evidence(
         let Some((k, sum)) = removal.sums.get(&id) else {
             return Some(Cow::Borrowed(c));
         };
-        let r = r.0.get(&id).copied().unwrap_or(n as f32);
+        let r = r.synsets.get(&id).copied().unwrap_or(n as f32);
         loo_centroid(c, n, r, *k, sum).map(Cow::Owned)
+    };
+    // the sense key's centroid (without the document), if it is used
+    let sense_key = |key: &str| -> Option<Cow<'_, [f32]>> {
+        let (c, n) = knn.sense_centroid(key)?;
+        let Some((removal, r)) = loo else {
+            return Some(Cow::Borrowed(c));
+        };
+        let r = r.keys.get(key).copied().unwrap_or(n as f32);
+        loo_sense_centroid(c, n, r, removal.keys.get(key), knn.params().sense_min)
     };
     cands
         .iter()
         .map(|s| {
+            if let Some(c) = sense_key(&s.key) {
+                return KnnEvidence {
+                    ctx: Some(dot(&v, &c)),
+                    gloss: knn.gloss_vector(s.synset).map(|g| dot(&v, g)),
+                    source: VectorSource::SenseKey,
+                };
+            }
             let ctx = knn.context_vector_by(inv, s.synset, &centroid);
             KnnEvidence {
                 ctx: ctx.as_ref().map(|(c, _)| dot(&v, c)),
@@ -429,7 +517,11 @@ pub fn feature_rows(t: &TargetEvidence, cands: &[CandidateEvidence]) -> Vec<Vec<
                 c.knn.gloss.map_or(0.0, f64::from),
                 gap,
                 flag(knn_best[i]),
-                flag(c.knn.source == VectorSource::Own),
+                // own: the candidate's own centroid, its key's or synset's
+                flag(matches!(
+                    c.knn.source,
+                    VectorSource::Own | VectorSource::SenseKey
+                )),
                 flag(c.knn.source == VectorSource::Propagated),
                 flag(knn[i].is_none()),
                 logpost,
@@ -541,6 +633,75 @@ mod tests {
         assert!(naive.iter().zip(&want).any(|(a, b)| (a - b).abs() > 1e-3));
         // a document holding every instance leaves nothing
         assert!(loo_centroid(&c, 3, r, 3, &sum).is_none());
+    }
+
+    #[test]
+    fn a_sense_key_below_sense_min_after_removal_falls_back() {
+        // twelve instances of a key, sense_min 10
+        let v: Vec<Vec<f32>> = (0..12)
+            .map(|i| normalized(&[1.0, i as f32 / 6.0, (i % 3) as f32]))
+            .collect();
+        let sum_of = |xs: &[Vec<f32>]| -> Vec<f32> {
+            (0..3).map(|j| xs.iter().map(|x| x[j]).sum()).collect()
+        };
+        let c = normalized(&sum_of(&v));
+        let r: f32 = v.iter().map(|x| dot(&c, x)).sum();
+        // nothing of the key in the document: the model's vector, borrowed
+        let same = loo_sense_centroid(&c, 12, r, None, 10).unwrap();
+        assert!(matches!(same, Cow::Borrowed(_)));
+        // two in the document: ten left, the centroid of the other ten
+        let two = (2, sum_of(&v[10..]));
+        let got = loo_sense_centroid(&c, 12, r, Some(&two), 10).unwrap();
+        let want = normalized(&sum_of(&v[..10]));
+        for (a, b) in got.iter().zip(&want) {
+            assert!((a - b).abs() < 1e-5, "{got:?} vs {want:?}");
+        }
+        // three: nine left, below sense_min: no key vector
+        let three = (3, sum_of(&v[9..]));
+        assert!(loo_sense_centroid(&c, 12, r, Some(&three), 10).is_none());
+        // sense_min 0 (no key vectors made) still needs one instance left
+        let all = (12, sum_of(&v));
+        assert!(loo_sense_centroid(&c, 12, r, Some(&all), 0).is_none());
+    }
+
+    #[test]
+    fn a_removal_counts_an_instance_once_per_synset_and_key() {
+        let mut r = Removal::default();
+        let (a, b) = (normalized(&[1.0, 0.0]), normalized(&[1.0, 1.0]));
+        let key = "bank%1:14:00::".to_string();
+        r.add(&[], std::slice::from_ref(&key), &a);
+        r.add(&[], std::slice::from_ref(&key), &b);
+        let (k, sum) = &r.keys[&key];
+        assert_eq!(*k, 2);
+        assert!((sum[0] - (a[0] + b[0])).abs() < 1e-6, "{sum:?}");
+        assert!((sum[1] - b[1]).abs() < 1e-6, "{sum:?}");
+        assert!(r.sums.is_empty());
+    }
+
+    #[test]
+    fn gold_keys_are_known_and_distinct() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
+        let gold: Vec<String> = [
+            "bank%1:14:00::",
+            "bank%1:14:00::",
+            "bank%9:99:99::",
+            "bank%1:17:01::",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(gold_keys(&inv, &gold), ["bank%1:14:00::", "bank%1:17:01::"]);
+    }
+
+    #[test]
+    fn resultants_are_scaled_to_the_count_and_bounded() {
+        // four of ten instances sampled, cosines summing to 3.2: R ≈ 10 · 0.8
+        assert!((resultant(10, 3.2, 4).unwrap() - 8.0).abs() < 1e-6);
+        // never above n, never below the sampled sum (or 1)
+        assert_eq!(resultant(10, 4.0, 4), Some(10.0));
+        assert_eq!(resultant(10, 0.1, 4), Some(1.0));
+        assert_eq!(resultant(10, 0.0, 0), None);
     }
 
     #[test]

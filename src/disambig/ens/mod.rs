@@ -9,8 +9,9 @@
 //!
 //! **Model.** Per candidate sense, a feature row from the base methods
 //! ([`features`]: kNN cosines with the context and gloss vectors, its
-//! combined score, gap to the best and whether the vector is the synset's
-//! own, propagated or missing; NB's log posterior, whether it is NB's
+//! combined score, gap to the best and whether the context vector is the
+//! candidate's own (its sense key's, as `knn` prefers, or its synset's),
+//! propagated or missing; NB's log posterior, whether it is NB's
 //! choice, whether NB never saw the sense, and the log posterior scaled by
 //! how many examples NB had; Lesk's weighted overlap; the log tag-count
 //! share, first sense, unseen sense; per-POS copies of the main ones),
@@ -22,7 +23,8 @@
 //! train split), so that no base method scores its own training data:
 //! Naive Bayes by document folds ([`crate::disambig::calibration::cross_fitted`]),
 //! kNN exactly leave-one-document-out from the full kNN model (a
-//! centroid without the document's own instances, see
+//! sense-key or synset centroid without the document's own instances, a
+//! key left with too few falling back to its synset, see
 //! [`features::Removal`]), which needs only the vectors of the encoded
 //! sample of documents (every 4th by default); the tag-count prior with
 //! WordNet's counts minus the document's own occurrences (WordNet's counts
@@ -30,8 +32,8 @@
 //! cross-validation over documents.
 //!
 //! **Prediction** needs the kNN and NB models ens was trained with (the
-//! model header records the kNN model's size and encoder and NB's
-//! parameters; another model is refused) and the ens model. kNN runs
+//! model header records the kNN model's size, sense-key vectors and
+//! encoder and NB's parameters; another model is refused) and the ens model. kNN runs
 //! with its default options whatever `--gloss-weight`/`--prior` say,
 //! since the weights were learnt on those features.
 
@@ -112,6 +114,21 @@ impl Ens {
                     "its Naive Bayes features were cross-fitted with other NB parameters than those of the nb model given ({} against {}); pass an nb model trained with the same --nb-params, or retrain ens",
                     serde_json::to_string(&p.nb).unwrap_or_default(),
                     serde_json::to_string(nb.params()).unwrap_or_default()
+                ),
+            });
+        }
+        if kp.sense_vectors != p.knn_sense_vectors {
+            return Err(Error::Model {
+                path: path.to_path_buf(),
+                msg: format!(
+                    "trained with a knn model of {} sense-key vectors, but the knn model given has {}{}; pass the knn model ens was trained with, or retrain ens with `wsd train --method ens --model KNN.wsd`",
+                    p.knn_sense_vectors,
+                    kp.sense_vectors,
+                    if p.knn_sense_vectors == 0 {
+                        " (ens models from before knn's sense-key vectors read synset centroids only)"
+                    } else {
+                        ""
+                    }
                 ),
             });
         }

@@ -45,6 +45,13 @@ pub struct EnsParams {
     pub knn_documents: usize,
     /// See `knn_documents`.
     pub knn_tagged_tokens: usize,
+    /// The kNN model's sense-key vectors (its `sense_vectors`): the
+    /// features were learned from the vectors `knn` scores with, the sense
+    /// key's where it has one, so a kNN model with other sense-key
+    /// vectors is refused. 0 in ens models from before sense-key vectors
+    /// (which read synset centroids only).
+    #[serde(default)]
+    pub knn_sense_vectors: usize,
     /// The encoder's fingerprint.
     pub encoder_fingerprint: String,
     /// Naive Bayes' parameters of the cross-fitted models (the nb model
@@ -222,6 +229,7 @@ pub(super) mod tests {
                 cv: vec![(0.01, 50.0)],
                 knn_documents: 1,
                 knn_tagged_tokens: 1,
+                knn_sense_vectors: 0,
                 encoder_fingerprint: String::new(),
                 nb: NbParams::default(),
             },

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use rayon::prelude::*;
 
 use super::features::{
-    combine, feature_rows, gold_synsets, knn_evidence, nb_evidence, NbEvidence, Removal,
+    combine, feature_rows, gold_keys, gold_synsets, knn_evidence, nb_evidence, NbEvidence, Removal,
     Resultants, FEATURES,
 };
 use super::logreg::{self, Group};
@@ -214,7 +214,11 @@ pub fn train_on_sample(
                         continue;
                     }
                     if let Some(v) = vectors.get(&(d, s, t)) {
-                        r.add(&gold_synsets(inv, &tok.gold), &normalized(v));
+                        r.add(
+                            &gold_synsets(inv, &tok.gold),
+                            &gold_keys(inv, &tok.gold),
+                            &normalized(v),
+                        );
                     }
                 }
             }
@@ -231,7 +235,17 @@ pub fn train_on_sample(
             }
         }
     }
-    let resultants = Resultants::estimate(knn, &cos);
+    let mut key_cos: HashMap<String, (f64, u32)> = HashMap::new();
+    for r in &removals {
+        for (key, (k, sum)) in &r.keys {
+            if let Some((c, _)) = knn.sense_centroid(key) {
+                let e = key_cos.entry(key.clone()).or_default();
+                e.0 += dot(c, sum) as f64;
+                e.1 += k;
+            }
+        }
+    }
+    let resultants = Resultants::estimate(knn, &cos, &key_cos);
 
     // The training instances.
     notice("ens: features of the sampled training instances (kNN leave-one-document-out, extended Lesk, prior without the document)");
@@ -446,6 +460,7 @@ pub fn train_on_sample(
             cv,
             knn_documents: kp.documents,
             knn_tagged_tokens: kp.tagged_tokens,
+            knn_sense_vectors: kp.sense_vectors,
             encoder_fingerprint: kp.encoder_fingerprint.clone(),
             nb: nb_params.clone(),
         },

@@ -1,17 +1,28 @@
 //! The kNN model body and model file: save, load, and map.
 //!
 //! The body is a [safetensors](https://huggingface.co/docs/safetensors)
-//! blob with four tensors:
+//! blob. Format 3 (`WSDKNN03`, written since sense-key vectors, exemplar
+//! sentences and the model's own calibration) has five tensors:
 //!
 //! ```text
 //! ctx        F32 [n_ctx, d]      context vectors, in entry order
 //! gloss      F32 [n_gloss, d]    gloss vectors, in entry order
 //! instances  F32 [n_inst, d]     instance vectors (empty unless kept)
-//! meta       U8  [len]           postcard of `Meta`: the tag b"WSDKNN02",
+//! senses     F32 [n_sense, d]    sense-key vectors, in sense order
+//! meta       U8  [len]           postcard of `Meta`: the tag b"WSDKNN03",
 //!                                d, per entry the synset, its example
-//!                                count and which vectors it has, and the
-//!                                entry of each instance
+//!                                count and which vectors it has, the
+//!                                entry of each instance, per sense key
+//!                                its key and count, the exemplar
+//!                                sentences (ids and text) and which
+//!                                vector points at which, the sentence of
+//!                                each kept instance, and the calibration
 //! ```
+//!
+//! Format 2 (`WSDKNN02`: the first three tensors and a `meta` without the
+//! sense keys, sentences and calibration) is still read: such a model has
+//! no sense-key vectors, no sentences and no calibration, and answers
+//! exactly as it did.
 //!
 //! safetensors stores the f32 tensors first and pads its own header to a
 //! multiple of 8 bytes, and [`crate::model_io`] starts the body at a
@@ -30,15 +41,27 @@ use std::path::Path;
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 use serde::{Deserialize, Serialize};
 
-use super::model::{EntryRows, KnnModel, Matrix, Vectors};
+use super::model::{EntryRows, KnnCalibration, KnnModel, Matrix, SenseRows, Vectors};
 use super::params::KnnParams;
 use super::METHOD;
+use crate::disambig::Exemplar;
 use crate::model_io::{self, Body};
 use crate::wordnet::{Inventory, Pos, SynsetId};
 use crate::{Error, Result};
 
 /// Body type and version, at the start of the metadata tensor.
-const META_TAG: &[u8; 8] = b"WSDKNN02";
+const META_TAG: &[u8; 8] = b"WSDKNN03";
+
+/// The format 2 tag (read, no longer written).
+const META_TAG_V2: &[u8; 8] = b"WSDKNN02";
+
+/// The structured part of a format 2 body.
+#[derive(Serialize, Deserialize)]
+struct MetaV2 {
+    dim: u32,
+    entries: Vec<MetaEntry>,
+    instance_entry: Vec<u32>,
+}
 
 /// The structured part of a body.
 #[derive(Serialize, Deserialize)]
@@ -46,6 +69,20 @@ struct Meta {
     dim: u32,
     entries: Vec<MetaEntry>,
     instance_entry: Vec<u32>,
+    senses: Vec<MetaSense>,
+    /// Exemplar sentences per entry (one list per entry).
+    entry_exemplars: Vec<Vec<u32>>,
+    /// Sentence of each instance (empty, or one per instance).
+    instance_sentences: Vec<u32>,
+    sentences: Vec<Exemplar>,
+    calibration: Option<KnnCalibration>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct MetaSense {
+    key: String,
+    count: u32,
+    exemplars: Vec<u32>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -79,6 +116,19 @@ impl KnnModel {
                 })
                 .collect(),
             instance_entry: self.instances.iter().map(|(e, _)| *e).collect(),
+            senses: self
+                .senses
+                .iter()
+                .map(|s| MetaSense {
+                    key: s.key.clone(),
+                    count: s.count,
+                    exemplars: s.exemplars.clone(),
+                })
+                .collect(),
+            entry_exemplars: self.entries.iter().map(|e| e.exemplars.clone()).collect(),
+            instance_sentences: self.instance_sentences.clone(),
+            sentences: self.sentences.clone(),
+            calibration: self.calibration.clone(),
         };
         let meta = model_io::to_body(META_TAG, &meta).expect("knn metadata always encodes");
         let ctx = le_bytes(
@@ -96,6 +146,7 @@ impl KnnModel {
                 .copied(),
         );
         let inst = le_bytes(self.instances.iter().flat_map(|(_, v)| v.iter().copied()));
+        let senses = le_bytes(self.senses.iter().flat_map(|s| s.ctx.iter().copied()));
         let n_ctx = self.entries.iter().filter(|e| e.ctx.is_some()).count();
         let n_gloss = self.entries.iter().filter(|e| e.gloss.is_some()).count();
         fn view(shape: Vec<usize>, data: &[u8], dtype: Dtype) -> TensorView<'_> {
@@ -107,6 +158,10 @@ impl KnnModel {
             (
                 "instances",
                 view(vec![self.instances.len(), d], &inst, Dtype::F32),
+            ),
+            (
+                "senses",
+                view(vec![self.senses.len(), d], &senses, Dtype::F32),
             ),
             ("meta", view(vec![meta.len()], &meta, Dtype::U8)),
         ];
@@ -124,15 +179,13 @@ impl KnnModel {
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                 .collect()
         };
-        let (ctx, gloss, inst) = (
-            owned(layout.ctx.clone()),
-            owned(layout.gloss.clone()),
-            owned(layout.instances.clone()),
-        );
         let d = layout.dim;
-        let to_matrix = |v: Vec<f32>| Matrix::from_rows(d, v.chunks_exact(d.max(1)));
-        let vectors =
-            layout.into_vectors(params, to_matrix(ctx), to_matrix(gloss), to_matrix(inst));
+        let to_matrix = |r: &std::ops::Range<usize>| {
+            let v = owned(r.clone());
+            Matrix::from_rows(d, v.chunks_exact(d.max(1)))
+        };
+        let [ctx, gloss, inst, sense] = layout.ranges.each_ref().map(to_matrix);
+        let vectors = layout.into_vectors(params, [ctx, gloss, inst, sense]);
         Ok(vectors.to_model())
     }
 
@@ -156,19 +209,22 @@ struct Layout {
     dim: usize,
     entries: Vec<EntryRows>,
     instance_entry: Vec<u32>,
-    ctx: std::ops::Range<usize>,
-    gloss: std::ops::Range<usize>,
-    instances: std::ops::Range<usize>,
-    rows: [usize; 3],
+    senses: Vec<SenseRows>,
+    entry_exemplars: Vec<Vec<u32>>,
+    instance_sentences: Vec<u32>,
+    sentences: Vec<Exemplar>,
+    calibration: Option<KnnCalibration>,
+    /// Byte ranges of the ctx, gloss, instance and sense matrices (the
+    /// sense range is empty in format 2).
+    ranges: [std::ops::Range<usize>; 4],
+    rows: [usize; 4],
 }
 
 impl Layout {
     fn into_vectors(
         self,
         params: KnnParams,
-        ctx: Matrix,
-        gloss: Matrix,
-        instances: Matrix,
+        [ctx, gloss, instances, sense]: [Matrix; 4],
     ) -> Vectors {
         Vectors {
             params,
@@ -178,6 +234,12 @@ impl Layout {
             gloss,
             instances,
             instance_entry: self.instance_entry,
+            senses: self.senses,
+            sense,
+            entry_exemplars: self.entry_exemplars,
+            instance_sentences: self.instance_sentences,
+            sentences: self.sentences,
+            calibration: self.calibration,
         }
     }
 }
@@ -192,9 +254,6 @@ fn bad(path: &Path, msg: impl std::fmt::Display) -> Error {
 /// Check a body and find its parts (offsets into `body`).
 fn parse(path: &Path, params: &KnnParams, body: &[u8]) -> Result<Layout> {
     let st = SafeTensors::deserialize(body).map_err(|e| bad(path, format!("{e:?}")))?;
-    if st.len() != 4 {
-        return Err(bad(path, format!("{} tensors, expected 4", st.len())));
-    }
     let tensor = |name: &str, dtype: Dtype| -> Result<TensorView<'_>> {
         let t = st
             .tensor(name)
@@ -208,7 +267,29 @@ fn parse(path: &Path, params: &KnnParams, body: &[u8]) -> Result<Layout> {
         Ok(t)
     };
     let meta_t = tensor("meta", Dtype::U8)?;
-    let meta: Meta = model_io::from_body(path, META_TAG, meta_t.data())?;
+    let v2 = meta_t.data().starts_with(META_TAG_V2);
+    let meta: Meta = if v2 {
+        let m: MetaV2 = model_io::from_body(path, META_TAG_V2, meta_t.data())?;
+        Meta {
+            dim: m.dim,
+            entry_exemplars: vec![Vec::new(); m.entries.len()],
+            entries: m.entries,
+            instance_entry: m.instance_entry,
+            senses: Vec::new(),
+            instance_sentences: Vec::new(),
+            sentences: Vec::new(),
+            calibration: None,
+        }
+    } else {
+        model_io::from_body(path, META_TAG, meta_t.data())?
+    };
+    let want_tensors = if v2 { 4 } else { 5 };
+    if st.len() != want_tensors {
+        return Err(bad(
+            path,
+            format!("{} tensors, expected {want_tensors}", st.len()),
+        ));
+    }
     let d = meta.dim as usize;
     if d == 0 || d != params.hidden_size {
         return Err(bad(
@@ -253,17 +334,28 @@ fn parse(path: &Path, params: &KnnParams, body: &[u8]) -> Result<Layout> {
             format!("instance points at entry {e} of {}", entries.len()),
         ));
     }
+    check_extras(path, &meta)?;
+    let mut keys = std::collections::HashSet::with_capacity(meta.senses.len());
+    for s in &meta.senses {
+        if !keys.insert(s.key.as_str()) {
+            return Err(bad(path, format!("sense key {:?} twice", s.key)));
+        }
+    }
     let base = body.as_ptr() as usize;
-    let mut rows = [0; 3];
-    let mut ranges = Vec::with_capacity(3);
+    let mut rows = [0; 4];
+    let mut ranges: [std::ops::Range<usize>; 4] = Default::default();
     for (k, (name, want)) in [
         ("ctx", nc as usize),
         ("gloss", ng as usize),
         ("instances", meta.instance_entry.len()),
+        ("senses", meta.senses.len()),
     ]
     .into_iter()
     .enumerate()
     {
+        if v2 && name == "senses" {
+            continue;
+        }
         let t = tensor(name, Dtype::F32)?;
         if t.shape() != [want, d] {
             return Err(bad(
@@ -283,20 +375,84 @@ fn parse(path: &Path, params: &KnnParams, body: &[u8]) -> Result<Layout> {
             return Err(bad(path, format!("non-finite value in tensor {name:?}")));
         }
         rows[k] = want;
-        ranges.push(range);
+        ranges[k] = range;
     }
-    let instances = ranges.pop().expect("three ranges");
-    let gloss = ranges.pop().expect("three ranges");
-    let ctx = ranges.pop().expect("three ranges");
     Ok(Layout {
         dim: d,
         entries,
         instance_entry: meta.instance_entry,
-        ctx,
-        gloss,
-        instances,
+        senses: meta
+            .senses
+            .into_iter()
+            .map(|s| SenseRows {
+                key: s.key,
+                count: s.count,
+                exemplars: s.exemplars,
+            })
+            .collect(),
+        entry_exemplars: meta.entry_exemplars,
+        instance_sentences: meta.instance_sentences,
+        sentences: meta.sentences,
+        calibration: meta.calibration,
+        ranges,
         rows,
     })
+}
+
+/// The checks of format 3's additions: one exemplar list per entry,
+/// sentence indices in range, one sentence per kept instance, and a
+/// calibration map that is a monotone map of probabilities.
+fn check_extras(path: &Path, meta: &Meta) -> Result<()> {
+    if meta.entry_exemplars.len() != meta.entries.len() {
+        return Err(bad(
+            path,
+            format!(
+                "{} exemplar lists for {} entries",
+                meta.entry_exemplars.len(),
+                meta.entries.len()
+            ),
+        ));
+    }
+    let n = meta.sentences.len();
+    let lists = meta
+        .entry_exemplars
+        .iter()
+        .chain(meta.senses.iter().map(|s| &s.exemplars))
+        .chain(std::iter::once(&meta.instance_sentences));
+    for l in lists {
+        if let Some(&i) = l.iter().find(|&&i| i as usize >= n) {
+            return Err(bad(path, format!("sentence {i} of {n}")));
+        }
+    }
+    if !meta.instance_sentences.is_empty()
+        && meta.instance_sentences.len() != meta.instance_entry.len()
+    {
+        return Err(bad(
+            path,
+            format!(
+                "{} instance sentences for {} instances",
+                meta.instance_sentences.len(),
+                meta.instance_entry.len()
+            ),
+        ));
+    }
+    if let Some(c) = &meta.calibration {
+        let unit = |x: f64| (0.0..=1.0).contains(&x);
+        let ok = c.gloss_weight.is_finite()
+            && c.prior.is_finite()
+            && unit(c.accuracy)
+            && c.blocks.iter().all(|b| unit(b.p) && unit(b.accuracy))
+            && c.blocks
+                .windows(2)
+                .all(|w| w[0].p < w[1].p && w[0].accuracy <= w[1].accuracy);
+        if !ok {
+            return Err(bad(
+                path,
+                "calibration map is not a monotone map of probabilities",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Map the model at `path` (checked as [`KnnModel::load`] checks it) and
@@ -321,20 +477,23 @@ fn map_with_checksum(path: &Path, wordnet_sha256: &str) -> Result<Vectors> {
 fn map_body(path: &Path, params: KnnParams, body: &Body) -> Result<Vectors> {
     let layout = parse(path, &params, body)?;
     let d = layout.dim;
-    let [n_ctx, n_gloss, n_inst] = layout.rows;
-    let m = |r: &std::ops::Range<usize>, n| {
-        Matrix::mapped(body, r.clone(), n, d).map_err(|e| bad(path, e))
+    let m = |k: usize| {
+        let r = &layout.ranges[k];
+        if r.is_empty() && layout.rows[k] == 0 {
+            // format 2 has no sense tensor; an empty matrix either way
+            return Ok(Matrix::from_rows(d, std::iter::empty()));
+        }
+        Matrix::mapped(body, r.clone(), layout.rows[k], d).map_err(|e| bad(path, e))
     };
-    let ctx = m(&layout.ctx, n_ctx)?;
-    let gloss = m(&layout.gloss, n_gloss)?;
-    let instances = m(&layout.instances, n_inst)?;
-    Ok(layout.into_vectors(params, ctx, gloss, instances))
+    let matrices = [m(0)?, m(1)?, m(2)?, m(3)?];
+    Ok(layout.into_vectors(params, matrices))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::disambig::knn::{Entry, GlossPooling, GlossScope};
+    use crate::disambig::calibration::Block;
+    use crate::disambig::knn::{Entry, GlossPooling, GlossScope, SenseEntry};
     use crate::wordnet::Pos;
 
     fn params(d: usize) -> KnnParams {
@@ -353,6 +512,18 @@ mod tests {
             sentences: 2,
             tagged_tokens: 3,
             encoder_fingerprint: String::new(),
+            sense_min: 2,
+            sense_vectors: 1,
+            exemplars: 2,
+            training_data: "semcor:train".into(),
+            gloss_xml: vec!["a.data.xml".into()],
+        }
+    }
+
+    fn ex(id: &str) -> Exemplar {
+        Exemplar {
+            id: id.into(),
+            text: format!("the *{id}* here"),
         }
     }
 
@@ -369,6 +540,7 @@ mod tests {
                     count: 2,
                     ctx: Some(vec![1.0, 0.0, 0.0]),
                     gloss: Some(vec![0.0, 1.0, 0.0]),
+                    exemplars: vec![0, 1],
                 },
                 Entry {
                     synset: SynsetId {
@@ -378,6 +550,7 @@ mod tests {
                     count: 0,
                     ctx: None,
                     gloss: Some(vec![0.0, 0.0, 1.0]),
+                    exemplars: vec![],
                 },
                 Entry {
                     synset: SynsetId {
@@ -387,10 +560,151 @@ mod tests {
                     count: 1,
                     ctx: Some(vec![0.6, 0.8, 0.0]),
                     gloss: None,
+                    exemplars: vec![1],
                 },
             ],
+            senses: vec![SenseEntry {
+                key: "bank%1:14:00::".into(),
+                count: 2,
+                ctx: vec![0.0, 0.6, 0.8],
+                exemplars: vec![0, 1],
+            }],
             instances: vec![(0, vec![1.0, 0.0, 0.0]), (2, vec![0.0, 1.0, 0.0])],
+            instance_sentences: vec![0, 1],
+            sentences: vec![ex("d1.s1.t1"), ex("d1.s2.t4")],
+            calibration: Some(KnnCalibration {
+                gloss_weight: 0.3,
+                prior: 0.1,
+                propagate: true,
+                held_out: "document".into(),
+                samples: 120,
+                accuracy: 0.6,
+                blocks: vec![
+                    Block {
+                        p: 0.4,
+                        accuracy: 0.3,
+                        count: 60,
+                    },
+                    Block {
+                        p: 0.8,
+                        accuracy: 0.9,
+                        count: 60,
+                    },
+                ],
+            }),
         }
+    }
+
+    /// A format 2 body, as `wsd` wrote it before sense-key vectors (the
+    /// writer of that version, kept here to test that such files load).
+    fn to_bytes_v2(m: &KnnModel) -> Vec<u8> {
+        let meta = MetaV2 {
+            dim: m.dim as u32,
+            entries: m
+                .entries
+                .iter()
+                .map(|e| MetaEntry {
+                    pos: e.synset.pos,
+                    offset: e.synset.offset,
+                    count: e.count,
+                    has_ctx: e.ctx.is_some(),
+                    has_gloss: e.gloss.is_some(),
+                })
+                .collect(),
+            instance_entry: m.instances.iter().map(|(e, _)| *e).collect(),
+        };
+        let meta = model_io::to_body(META_TAG_V2, &meta).unwrap();
+        let f = |v: Vec<f32>| le_bytes(v.into_iter());
+        let ctx = f(m
+            .entries
+            .iter()
+            .filter_map(|e| e.ctx.clone())
+            .flatten()
+            .collect());
+        let gloss = f(m
+            .entries
+            .iter()
+            .filter_map(|e| e.gloss.clone())
+            .flatten()
+            .collect());
+        let inst = f(m.instances.iter().flat_map(|(_, v)| v.clone()).collect());
+        fn t(b: &[u8], d: usize) -> TensorView<'_> {
+            TensorView::new(Dtype::F32, vec![b.len() / 4 / d, d], b).unwrap()
+        }
+        safetensors::serialize(
+            [
+                ("ctx", t(&ctx, m.dim)),
+                ("gloss", t(&gloss, m.dim)),
+                ("instances", t(&inst, m.dim)),
+                (
+                    "meta",
+                    TensorView::new(Dtype::U8, vec![meta.len()], &meta).unwrap(),
+                ),
+            ],
+            &None,
+        )
+        .unwrap()
+    }
+
+    /// `m` without what format 2 could not hold.
+    fn as_v2(mut m: KnnModel) -> KnnModel {
+        m.senses.clear();
+        m.sentences.clear();
+        m.instance_sentences.clear();
+        m.calibration = None;
+        for e in &mut m.entries {
+            e.exemplars.clear();
+        }
+        m
+    }
+
+    #[test]
+    fn format_2_bodies_load_with_nothing_added() {
+        let m = toy();
+        let old = KnnModel::from_bytes(m.params.clone(), &to_bytes_v2(&m)).unwrap();
+        assert_eq!(old, as_v2(m.clone()));
+        // and the same through a mapped file
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("v2.wsd");
+        let params = serde_json::to_value(&m.params).unwrap();
+        model_io::write_model(&p, METHOD, "sha", params, &to_bytes_v2(&m)).unwrap();
+        let v = map_with_checksum(&p, "sha").unwrap();
+        assert!(v.is_mapped());
+        assert!(v.calibration.is_none() && v.senses.is_empty());
+        assert_eq!(v.to_model(), as_v2(m));
+        // the v2 tag with a v3 layout (five tensors) is refused
+        let mut bytes = toy().to_bytes();
+        let at = bytes
+            .windows(8)
+            .position(|w| w == META_TAG)
+            .expect("the tag is in the body");
+        bytes[at..at + 8].copy_from_slice(META_TAG_V2);
+        assert!(KnnModel::from_bytes(toy().params, &bytes).is_err());
+    }
+
+    #[test]
+    fn format_3_additions_are_checked() {
+        let check = |m: KnnModel, what: &str| {
+            let e = KnnModel::from_bytes(m.params.clone(), &m.to_bytes())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(what), "{e}");
+        };
+        let mut m = toy();
+        m.senses[0].exemplars = vec![7];
+        check(m, "sentence 7 of 2");
+        let mut m = toy();
+        m.instance_sentences = vec![0];
+        check(m, "1 instance sentences for 2 instances");
+        let mut m = toy();
+        m.senses.push(m.senses[0].clone());
+        check(m, "twice");
+        let mut m = toy();
+        m.calibration.as_mut().unwrap().blocks[1].accuracy = 0.1;
+        check(m, "monotone");
+        let mut m = toy();
+        m.calibration.as_mut().unwrap().blocks[0].p = f64::NAN;
+        check(m, "monotone");
     }
 
     #[test]

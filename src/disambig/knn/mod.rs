@@ -41,6 +41,29 @@
 //! MiniLM-L6 it measured no better (`examples/knn_lab.rs`: cross-fitted
 //! 71.1 for the last layer and for the sum of the last four), so the
 //! default stays 1.
+//! **Sense-key vectors** ([`KnnParams::sense_min`], `--sense-vectors`,
+//! issue 13): a sense key (one lemma's sense) with at least 10 training
+//! instances also gets its own centroid, and prediction scores a
+//! candidate against it instead of its synset's: the lemmas of one synset
+//! are not used alike (`examples/knn_lab.rs`: +0.9 F1 on SemEval-2007 and
+//! on SemCor's test split, verbs most). The back-off is sense key →
+//! synset → propagated (below) → gloss only; `--explain` names the
+//! vector used ([`VectorSource`]).
+//! **Exemplars** ([`KnnParams::exemplars`]): for each centroid the two
+//! training instances nearest it are kept as their instance id and a
+//! window of their sentence, and `--explain` quotes them for the chosen
+//! sense and the runner-up (with `--keep-instances` and `k > 1`, the
+//! nearest instances' own sentences), so that an answer can be read
+//! against the training sentences behind it (issue 12).
+//! **Calibration** ([`KnnCalibration`], issue 12): training answers every
+//! training target with its document held out of every centroid — the
+//! centroid of a sense without a document is `(sum − doc_sum)` normalised,
+//! exact, so no extra training is needed — and fits the isotonic map of
+//! [`crate::disambig::calibration`] on those answers; the model carries
+//! it and output reports knn's probabilities as calibrated (for the
+//! default options; other options stay normalised only). Leave one
+//! *document* out rather than one instance, since the instances of one
+//! document share their context and would make the map too sure.
 //! A synset never seen in SemCor borrows a context vector (LMMS's
 //! propagation): the mean of its hypernyms' context vectors (up to three
 //! levels up), else the mean of its lexicographer file's. A candidate with
@@ -50,9 +73,11 @@
 //! nearest SemCor instances among the candidates vote (cosine-weighted).
 //!
 //! **Model file**: the body is a safetensors blob (see `codec.rs`): the
-//! context, gloss and instance vectors as `[n, d]` f32 matrices, and the
-//! entries (synset, example count, which vectors it has) as a postcard
-//! metadata tensor. [`Knn::load`] memory-maps the file and reads the
+//! context, gloss, instance and sense-key vectors as `[n, d]` f32
+//! matrices, and the entries (synset, example count, which vectors it
+//! has), the sense keys, the exemplar sentences and the calibration as a
+//! postcard metadata tensor. Format 2 models (before sense-key vectors)
+//! still load and answer as they did, uncalibrated. [`Knn::load`] memory-maps the file and reads the
 //! vectors in place: loading copies no vector, and prediction reads rows
 //! straight from the mapped file.
 //!
@@ -62,8 +87,10 @@
 //!   prediction options;
 //! * `model.rs`: [`KnnModel`], the owned model training builds, and the
 //!   vector matrices (owned or mapped) prediction reads;
-//! * `train.rs`: encoding SemCor and the glosses into sense vectors;
-//! * `predict.rs`: [`Knn`], the disambiguator (scores, propagation, voting);
+//! * `train.rs`: encoding SemCor and the glosses into sense vectors, the
+//!   exemplars and the held-out calibration;
+//! * `predict.rs`: [`Knn`], the disambiguator (scores, propagation, voting,
+//!   evidence), over the scoring core training's calibration uses too;
 //! * `codec.rs`: the model body and model file (save / load / map).
 
 use crate::corpus::Document;
@@ -75,9 +102,13 @@ mod params;
 mod predict;
 mod train;
 
-pub use model::{Entry, KnnModel};
-pub use params::{GlossPooling, GlossScope, KnnOptions, KnnParams, DEFAULT_POOLED_LAYERS};
-pub use predict::Knn;
+pub use crate::disambig::Exemplar;
+pub use model::{Entry, KnnCalibration, KnnModel, SenseEntry};
+pub use params::{
+    GlossPooling, GlossScope, KnnOptions, KnnParams, DEFAULT_EXEMPLARS, DEFAULT_POOLED_LAYERS,
+    DEFAULT_SENSE_MIN,
+};
+pub use predict::{Knn, VectorSource};
 
 /// Method name in model headers and `--method`.
 pub const METHOD: &str = "knn";

@@ -5,7 +5,9 @@
 
 use std::ops::Range;
 
-use super::params::KnnParams;
+use super::params::{KnnOptions, KnnParams};
+use crate::disambig::calibration::Block;
+use crate::disambig::Exemplar;
 use crate::model_io::Body;
 use crate::wordnet::SynsetId;
 
@@ -20,6 +22,61 @@ pub struct Entry {
     pub ctx: Option<Vec<f32>>,
     /// Gloss vector (unit length), if computed.
     pub gloss: Option<Vec<f32>>,
+    /// The training sentences nearest `ctx` ([`KnnModel::sentences`]
+    /// indices, nearest first; empty in older models).
+    pub exemplars: Vec<u32>,
+}
+
+/// One sense key's own centroid (issue 13's sense-level vectors): the
+/// instances of one lemma's sense, which prediction prefers to the
+/// centroid of the whole synset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SenseEntry {
+    /// The sense key (`bank%1:14:00::`).
+    pub key: String,
+    /// Training instances behind `ctx` (at least [`KnnParams::sense_min`]).
+    pub count: u32,
+    /// Their centroid (unit length).
+    pub ctx: Vec<f32>,
+    /// The training sentences nearest `ctx` ([`KnnModel::sentences`] indices).
+    pub exemplars: Vec<u32>,
+}
+
+/// The calibration a kNN model carries (issue 12): an isotonic map from
+/// the normalised probability of the chosen sense to the rate at which
+/// such answers were right, fitted at training time on the training
+/// instances answered with their own document left out of every centroid
+/// (leave-one-document-out: the centroid of a sense without a document is
+/// `(sum − doc_sum) / |sum − doc_sum|`, exact and cheap). It holds for the
+/// prediction options it was fitted with only; [`super::Knn`] reports
+/// answers under other options as uncalibrated.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct KnnCalibration {
+    /// Gloss weight of the fit ([`KnnOptions::gloss_weight`]).
+    pub gloss_weight: f32,
+    /// Prior weight of the fit ([`KnnOptions::prior`]).
+    pub prior: f32,
+    /// Propagation during the fit ([`KnnOptions::propagate`]).
+    pub propagate: bool,
+    /// What was held out for each answer (`document`).
+    pub held_out: String,
+    /// Answers the map was fitted on.
+    pub samples: usize,
+    /// Share of them that were right.
+    pub accuracy: f64,
+    /// The map of the `method` decision (knn only ever decides).
+    pub blocks: Vec<Block>,
+}
+
+impl KnnCalibration {
+    /// Whether answers given with `options` (and `k` = 1) are the ones
+    /// the map was fitted on.
+    pub fn fits(&self, options: &KnnOptions) -> bool {
+        options.k <= 1
+            && options.gloss_weight == self.gloss_weight
+            && options.prior == self.prior
+            && options.propagate == self.propagate
+    }
 }
 
 /// A trained kNN model: sense vectors per synset (+ optional instances).
@@ -31,8 +88,17 @@ pub struct KnnModel {
     pub dim: usize,
     /// Entries (any order).
     pub entries: Vec<Entry>,
+    /// Sense-key vectors (empty in older models and with `sense_min` 0).
+    pub senses: Vec<SenseEntry>,
     /// Instance vectors (entry index, unit vector), empty unless kept.
     pub instances: Vec<(u32, Vec<f32>)>,
+    /// The sentence of each instance ([`KnnModel::sentences`] index),
+    /// empty or one per instance.
+    pub instance_sentences: Vec<u32>,
+    /// The training sentences the exemplars point at.
+    pub sentences: Vec<Exemplar>,
+    /// The model's own calibration, if fitted (not in older models).
+    pub calibration: Option<KnnCalibration>,
 }
 
 /// A `[rows, dim]` row-major f32 matrix: owned, or little-endian floats
@@ -135,9 +201,18 @@ impl Matrix {
     }
 
     /// Whether the floats are read in place from a mapped file.
+    /// (An empty matrix counts as mapped: there is nothing to copy.)
     pub(super) fn is_mapped(&self) -> bool {
-        matches!(self.data, Data::Mapped { .. })
+        self.rows == 0 || matches!(self.data, Data::Mapped { .. })
     }
+}
+
+/// One sense key of [`Vectors`]: its row of [`Vectors::sense`].
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct SenseRows {
+    pub(super) key: String,
+    pub(super) count: u32,
+    pub(super) exemplars: Vec<u32>,
 }
 
 /// One synset of [`Vectors`]: which rows hold its vectors.
@@ -162,6 +237,15 @@ pub(super) struct Vectors {
     pub(super) instances: Matrix,
     /// Entry of each instance row.
     pub(super) instance_entry: Vec<u32>,
+    /// Sense-key vectors: row `i` of `sense` is `senses[i]`'s.
+    pub(super) senses: Vec<SenseRows>,
+    pub(super) sense: Matrix,
+    /// Exemplar sentences of each entry.
+    pub(super) entry_exemplars: Vec<Vec<u32>>,
+    /// Sentence of each instance row (empty or one per row).
+    pub(super) instance_sentences: Vec<u32>,
+    pub(super) sentences: Vec<Exemplar>,
+    pub(super) calibration: Option<KnnCalibration>,
 }
 
 impl Vectors {
@@ -193,6 +277,20 @@ impl Vectors {
             gloss: Matrix::from_rows(d, model.entries.iter().filter_map(|e| e.gloss.as_deref())),
             instances: Matrix::from_rows(d, model.instances.iter().map(|(_, v)| v.as_slice())),
             instance_entry: model.instances.iter().map(|(e, _)| *e).collect(),
+            senses: model
+                .senses
+                .iter()
+                .map(|s| SenseRows {
+                    key: s.key.clone(),
+                    count: s.count,
+                    exemplars: s.exemplars.clone(),
+                })
+                .collect(),
+            sense: Matrix::from_rows(d, model.senses.iter().map(|s| s.ctx.as_slice())),
+            entry_exemplars: model.entries.iter().map(|e| e.exemplars.clone()).collect(),
+            instance_sentences: model.instance_sentences.clone(),
+            sentences: model.sentences.clone(),
+            calibration: model.calibration.clone(),
         }
     }
 
@@ -204,11 +302,24 @@ impl Vectors {
             entries: self
                 .entries
                 .iter()
-                .map(|e| Entry {
+                .zip(&self.entry_exemplars)
+                .map(|(e, x)| Entry {
                     synset: e.synset,
                     count: e.count,
                     ctx: e.ctx.map(|r| self.ctx.row(r as usize).to_vec()),
                     gloss: e.gloss.map(|r| self.gloss.row(r as usize).to_vec()),
+                    exemplars: x.clone(),
+                })
+                .collect(),
+            senses: self
+                .senses
+                .iter()
+                .enumerate()
+                .map(|(i, s)| SenseEntry {
+                    key: s.key.clone(),
+                    count: s.count,
+                    ctx: self.sense.row(i).to_vec(),
+                    exemplars: s.exemplars.clone(),
                 })
                 .collect(),
             instances: self
@@ -217,6 +328,9 @@ impl Vectors {
                 .enumerate()
                 .map(|(i, &e)| (e, self.instances.row(i).to_vec()))
                 .collect(),
+            instance_sentences: self.instance_sentences.clone(),
+            sentences: self.sentences.clone(),
+            calibration: self.calibration.clone(),
         }
     }
 
@@ -232,6 +346,16 @@ impl Vectors {
 
     /// Whether every matrix is read in place from a mapped file.
     pub(super) fn is_mapped(&self) -> bool {
-        self.ctx.is_mapped() && self.gloss.is_mapped() && self.instances.is_mapped()
+        self.ctx.is_mapped()
+            && self.gloss.is_mapped()
+            && self.instances.is_mapped()
+            && self.sense.is_mapped()
+    }
+
+    /// The exemplar sentences at `ids`.
+    pub(super) fn exemplars(&self, ids: &[u32]) -> Vec<Exemplar> {
+        ids.iter()
+            .filter_map(|&i| self.sentences.get(i as usize).cloned())
+            .collect()
     }
 }
