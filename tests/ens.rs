@@ -192,3 +192,26 @@ fn tag_defaults_to_ens_when_it_and_its_base_models_are_at_hand() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("wsd: method nb,lesk-ext"), "{err}");
 }
+
+/// ens's answers are calibrated by the map its training fitted on the
+/// cross-validated answers (stored in the model header).
+#[test]
+fn ens_probabilities_are_calibrated_by_the_model() {
+    let h = wsd::model_io::read_header(&slice_ens().0).unwrap();
+    let blocks = h.params["calibration"].as_array().expect("a map");
+    assert!(!blocks.is_empty(), "{h:?}");
+    let out = ok(with_models(wsd().args([
+        "-q",
+        "eval",
+        "--method",
+        "ens",
+        "--calibration",
+        "--format",
+        "json",
+    ]))
+    .args(semeval_args()));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let cal = &v["calibration"];
+    assert_eq!(cal["uncalibrated"], 0, "{cal}");
+    assert!(cal["calibrated"].as_u64().unwrap() > 400, "{cal}");
+}

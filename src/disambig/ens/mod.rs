@@ -219,6 +219,15 @@ impl Disambiguator for Ens {
         METHOD
     }
 
+    /// The model's own map, fitted on its cross-validated training
+    /// answers (`None` for models from before it).
+    fn calibration(&self) -> Option<crate::disambig::calibration::Calibration> {
+        let blocks = &self.model.params.calibration;
+        (!blocks.is_empty()).then(|| {
+            crate::disambig::calibration::Calibration::single(METHOD, "method", blocks.clone())
+        })
+    }
+
     fn disambiguate(
         &self,
         inv: &Inventory,

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::features::FEATURES;
 use super::METHOD;
+use crate::disambig::calibration::Block;
 use crate::disambig::naive_bayes::NbParams;
 use crate::model_io;
 use crate::wordnet::Inventory;
@@ -57,6 +58,11 @@ pub struct EnsParams {
     /// Naive Bayes' parameters of the cross-fitted models (the nb model
     /// used with ens must have the same feature parameters).
     pub nb: NbParams,
+    /// The isotonic map of ens's answers, fitted on the cross-validated
+    /// answers of its training targets (empty in models from before it:
+    /// their probabilities are normalised only).
+    #[serde(default)]
+    pub calibration: Vec<Block>,
 }
 
 /// A trained combiner.
@@ -232,6 +238,11 @@ pub(super) mod tests {
                 knn_sense_vectors: 0,
                 encoder_fingerprint: String::new(),
                 nb: NbParams::default(),
+                calibration: vec![Block {
+                    p: 0.6,
+                    accuracy: 0.55,
+                    count: 10,
+                }],
             },
             features: FEATURES.iter().map(|s| s.to_string()).collect(),
             scale: (0..n).map(|i| 1.0 + i as f64).collect(),

@@ -15,7 +15,7 @@ use super::logreg::{self, Group};
 use super::model::{EnsModel, EnsParams};
 use super::nb_features;
 use crate::corpus::Document;
-use crate::disambig::calibration::cross_fitted;
+use crate::disambig::calibration::{cross_fitted, Block, Calibration};
 use crate::disambig::candidates;
 use crate::disambig::knn::{dot, normalized, Knn, TRAIN_BATCH};
 use crate::disambig::lesk::ExtendedLesk;
@@ -59,6 +59,51 @@ struct Instance {
 }
 
 /// Percent of `groups` whose best candidate under `w` is gold.
+/// The groups of fold `f` of `folds` (by document) held out, and the rest.
+fn fold(groups: &[(usize, Group)], folds: usize, f: usize) -> (Vec<Group>, Vec<&Group>) {
+    let train = groups
+        .iter()
+        .filter(|(doc, _)| doc % folds != f)
+        .map(|(_, g)| g.clone())
+        .collect();
+    let held = groups
+        .iter()
+        .filter(|(doc, _)| doc % folds == f)
+        .map(|(_, g)| g)
+        .collect();
+    (train, held)
+}
+
+/// The calibration map of ens's answers (`decided` = `method`): every
+/// training target answered by a fit at `l2` without its document's fold,
+/// its chosen sense's softmax probability (what output normalises ens's
+/// log-scores to) against whether it was a gold key; isotonic, as
+/// `calibration.rs` fits every method. Only targets with a gold key among
+/// the candidates are training targets, so the map is slightly optimistic
+/// for the rare target whose gold sense is not a candidate.
+fn cross_validated_calibration(
+    groups: &[(usize, Group)],
+    folds: usize,
+    d: usize,
+    l2: f64,
+) -> Vec<Block> {
+    let mut pairs = Vec::new();
+    for f in 0..folds {
+        let (train, held) = fold(groups, folds, f);
+        if train.is_empty() || held.is_empty() {
+            continue;
+        }
+        let fit = logreg::fit(&train, d, l2);
+        for g in held.iter().filter(|g| g.rows.len() > 1) {
+            if let Some(i) = logreg::best(&fit.weights, &g.rows) {
+                let p = logreg::probabilities(&fit.weights, &g.rows)[i];
+                pairs.push((p, g.gold[i]));
+            }
+        }
+    }
+    Calibration::fit_map(pairs)
+}
+
 fn accuracy(w: &[f64], groups: &[&Group]) -> f64 {
     let right = groups
         .iter()
@@ -388,16 +433,7 @@ pub fn train_on_sample(
                 let mut right = 0.0;
                 let mut n = 0usize;
                 for f in 0..opts.folds {
-                    let train: Vec<Group> = groups
-                        .iter()
-                        .filter(|(doc, _)| doc % opts.folds != f)
-                        .map(|(_, g)| g.clone())
-                        .collect();
-                    let held: Vec<&Group> = groups
-                        .iter()
-                        .filter(|(doc, _)| doc % opts.folds == f)
-                        .map(|(_, g)| g)
-                        .collect();
+                    let (train, held) = fold(&groups, opts.folds, f);
                     if train.is_empty() || held.is_empty() {
                         continue;
                     }
@@ -414,6 +450,8 @@ pub fn train_on_sample(
             best.1
         }
     };
+    notice("ens: calibrating on the cross-validated answers");
+    let calibration = cross_validated_calibration(&groups, opts.folds, d, l2);
     let all: Vec<Group> = groups.iter().map(|(_, g)| g.clone()).collect();
     let fit = logreg::fit(&all, d, l2);
     let refs: Vec<&Group> = all.iter().collect();
@@ -463,6 +501,7 @@ pub fn train_on_sample(
             knn_sense_vectors: kp.sense_vectors,
             encoder_fingerprint: kp.encoder_fingerprint.clone(),
             nb: nb_params.clone(),
+            calibration,
         },
         features: FEATURES.iter().map(|s| s.to_string()).collect(),
         scale,
