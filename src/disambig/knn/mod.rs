@@ -89,26 +89,31 @@
 //!   vector matrices (owned or mapped) prediction reads;
 //! * `train.rs`: encoding SemCor and the glosses into sense vectors, the
 //!   exemplars and the held-out calibration;
-//! * `predict.rs`: [`Knn`], the disambiguator (scores, propagation, voting,
-//!   evidence), over the scoring core training's calibration uses too;
+//! * `core.rs`: the scoring without the encoder (context vectors with
+//!   their back-off and propagation, the cosine + prior combination, the
+//!   held-out scoring training's calibration uses);
+//! * `predict.rs`: [`Knn`], the disambiguator over that core (encoding,
+//!   voting, evidence);
 //! * `codec.rs`: the model body and model file (save / load / map).
 
 use crate::corpus::Document;
 use crate::wordnet::Synset;
 
 mod codec;
+mod core;
 mod model;
 mod params;
 mod predict;
 mod train;
 
+pub use self::core::VectorSource;
 pub use crate::disambig::Exemplar;
 pub use model::{Entry, KnnCalibration, KnnModel, SenseEntry};
 pub use params::{
     GlossPooling, GlossScope, KnnOptions, KnnParams, DEFAULT_EXEMPLARS, DEFAULT_POOLED_LAYERS,
     DEFAULT_SENSE_MIN,
 };
-pub use predict::{Knn, VectorSource};
+pub use predict::Knn;
 
 /// Method name in model headers and `--method`.
 pub const METHOD: &str = "knn";

@@ -13,9 +13,9 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
+use super::core::{Core, HeldOut};
 use super::model::{Entry, KnnCalibration, KnnModel, SenseEntry, Vectors};
 use super::params::{GlossPooling, GlossScope, KnnOptions, KnnParams};
-use super::predict::{Core, HeldOut};
 use super::{
     dot, example_contexts, gloss_words, normalized, word_text, ExampleContext, TRAIN_BATCH,
 };
