@@ -58,7 +58,7 @@ use rustc_hash::FxHashSet;
 
 use crate::corpus::{Document, Sentence, Token};
 use crate::pos::PosTagger;
-use crate::text::targets::is_auxiliary;
+use crate::text::targets::{is_auxiliary, is_existential};
 use crate::text::{
     choose_lemma, name_runs, split_sentences, MweMatch, MweMatcher, NameTable, NameUnits,
     TargetTable,
@@ -527,7 +527,8 @@ pub fn name_lemma(word: &str, tag: &str) -> Option<String> {
 
 /// For each token of a sentence, whether it is an auxiliary use of `be`,
 /// `have` or `do` ([`is_auxiliary`]: before a participle, or `do` before a
-/// verb).
+/// verb) or an existential `there` ([`is_existential`]): the function uses
+/// the target table tells apart.
 pub fn auxiliary_flags(tokens: &[Token]) -> Vec<bool> {
     let words: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
     let tags: Vec<&str> = tokens
@@ -539,10 +540,9 @@ pub fn auxiliary_flags(tokens: &[Token]) -> Vec<bool> {
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            t.pos == Some(Pos::Verb)
-                && t.lemma
-                    .as_deref()
-                    .is_some_and(|l| is_auxiliary(l, &words, &tags, &lemmas, i))
+            let lemma = t.lemma.as_deref().unwrap_or("");
+            (t.pos == Some(Pos::Verb) && is_auxiliary(lemma, &words, &tags, &lemmas, i))
+                || is_existential(lemma, tags[i])
         })
         .collect()
 }

@@ -69,7 +69,6 @@ fn multiwords_join_on_semcor_evidence_not_greedily() {
         ("Several of the states voted.", "the_states"),
         ("At six the sun rose over the sea.", "sun_rose"),
         ("She came to the door.", "come_to"),
-        ("He poured cold water into the pan.", "cold_water"),
         ("The prize is given to the best student.", "be_given"),
         ("We go to school every day.", "go_to"),
         ("It cost more than ten dollars.", "more_than"),
@@ -85,6 +84,9 @@ fn multiwords_join_on_semcor_evidence_not_greedily() {
             joined(text, MweMode::Greedy)
         );
     }
+    // `cold water` is joined now: seen once on the train split, it follows
+    // its class (adjective + noun, joined 80% of the time) since the
+    // smoothing weight was re-chosen on two folds of documents (4, was 2).
     // Joined, as the annotators join them.
     let j = joined("The meeting took place in New York.", MweMode::Learned);
     assert_eq!(j, ["take_place", "new_york"]);
@@ -332,4 +334,64 @@ fn multiword_names_are_one_unit() {
     );
     assert!(alone.contains("\tMike\tperson\tn\t"), "{alone}");
     assert!(alone.contains("\tConrad\tconrad\tn\t"), "{alone}");
+}
+
+/// Units after a number keep their period as SemCor writes them (`10
+/// mg.`), and an abbreviation WordNet lacks with its period takes the
+/// word without it (`Nov.` → `nov`, `mg.` → `mg`); before, `mg` and `.`
+/// were two tokens and `Nov.` a `person`.
+#[test]
+fn abbreviations_keep_their_period_and_find_their_lemma() {
+    let toks = analyse(
+        "He took 10 mg. of it on Nov. 5 and saw Fig. 3 there.",
+        MweMode::Learned,
+        TargetSelection::Content,
+    );
+    let find = |w: &str| {
+        toks.iter()
+            .find(|t| t.0 == w)
+            .unwrap_or_else(|| panic!("{w} in {toks:?}"))
+    };
+    assert_eq!((find("mg.").1.as_str(), find("mg.").2), ("mg", true));
+    assert_eq!((find("Nov.").1.as_str(), find("Nov.").2), ("nov", true));
+    assert_eq!((find("Fig.").1.as_str(), find("Fig.").2), ("fig", true));
+    assert_eq!(
+        choose_lemma(inventory(), "cm.", Pos::Noun).as_deref(),
+        Some("cm")
+    );
+    assert_eq!(choose_lemma(inventory(), "xyzzy.", Pos::Noun), None);
+}
+
+/// Existential `there` (`there is`) is keyed apart from locative `there`
+/// in the target table: SemCor's annotators tag 13 of 722 existential
+/// uses on the train split, and most locative ones.
+#[test]
+fn existential_there_is_not_a_target_locative_there_is() {
+    let toks = analyse(
+        "There is a house, and he stood there.",
+        MweMode::Learned,
+        TargetSelection::Content,
+    );
+    let there: Vec<bool> = toks
+        .iter()
+        .filter(|t| t.0.eq_ignore_ascii_case("there"))
+        .map(|t| t.2)
+        .collect();
+    assert_eq!(there, [false, true], "{toks:?}");
+}
+
+/// A join whose other words SemCor never tags costs no gold instance
+/// (the head keeps its own target) and weighs less in the evidence:
+/// `and then` (joined 44 times in 98 on the train split, 54 of the rest
+/// free) is joined now, with `then` as the head's secondary row;
+/// `the hills` (never joined) still is not.
+#[test]
+fn free_joins_weigh_less() {
+    let text = b"We ate, and then we walked over the hills.\n";
+    let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\tand then\tand_then\tr\t"), "{out}");
+    assert!(out.contains("\tthen\tthen\tr\t"), "{out}");
+    assert!(out.contains("\thills\thill\tn\t"), "{out}");
+    assert!(!out.contains("the_hill"), "{out}");
 }

@@ -4,7 +4,8 @@
 //! target. Which candidates are targets by default
 //! ([`crate::pipeline::TargetSelection::Content`]) is learned from SemCor's
 //! train split ([`crate::pipeline::learn`]): for each (lemma, part of
-//! speech, auxiliary use) the pipeline produces on the train text, how
+//! speech, function use — an auxiliary, or an existential `there`,
+//! [`has_function_use`]) the pipeline produces on the train text, how
 //! often the annotators gave that token a sense. A key is a target when
 //! `(tagged + α·prior) / (seen + α) ≥ threshold`, where the prior is 0.9
 //! for words [`fallback_target`] takes and 0.05 for the others, and `α`
@@ -35,6 +36,19 @@ pub const ANNOTATED_FUNCTION_WORDS: &[&str] = &[
 
 /// The verbs that serve as auxiliaries.
 pub const AUXILIARY_VERBS: &[&str] = &["be", "do", "have"];
+
+/// Words with a function use the target table keys apart from their
+/// other uses: the auxiliaries, and `there`, whose existential use (`there
+/// is`, tagged `EX`) SemCor's annotators leave untagged and whose locative
+/// one (`stood there`) they tag.
+pub fn has_function_use(lemma: &str) -> bool {
+    AUXILIARY_VERBS.contains(&lemma) || lemma == "there"
+}
+
+/// Is a word tagged `tag` an existential `there`?
+pub fn is_existential(lemma: &str, tag: &str) -> bool {
+    lemma == "there" && tag == "EX"
+}
 
 /// The built-in rule, used for keys the table does not list: a word is a
 /// target unless it is a stop word (not in [`ANNOTATED_FUNCTION_WORDS`]) or
@@ -116,8 +130,8 @@ impl TargetTable {
     /// Is a token with this lemma, part of speech and auxiliary use a
     /// target by default?
     pub fn is_target(&self, lemma: &str, pos: Pos, aux: bool) -> bool {
-        // Only auxiliaries have an auxiliary use.
-        let aux = aux && AUXILIARY_VERBS.contains(&lemma);
+        // Only auxiliaries (and `there`) have a function use.
+        let aux = aux && has_function_use(lemma);
         match self.overrides.get(&(lemma.into(), pos.letter(), aux)) {
             Some(&t) => t,
             None => fallback_target(lemma, pos, aux),
@@ -194,6 +208,18 @@ mod tests {
         let tags = ["VBD", "PRP", "VB"];
         let lemmas = vec![Some("do"), None, Some("go")];
         assert!(is_auxiliary("do", &words, &tags, &lemmas, 0));
+    }
+
+    #[test]
+    fn existential_there_is_a_function_use() {
+        assert!(is_existential("there", "EX"));
+        assert!(!is_existential("there", "RB"));
+        assert!(!is_existential("then", "EX"));
+        let t = TargetTable::parse("there\tr\t1\t0\n").unwrap();
+        assert!(!t.is_target("there", Pos::Adv, true));
+        assert!(t.is_target("there", Pos::Adv, false));
+        // Other words have no function use: the flag is ignored.
+        assert!(t.is_target("bank", Pos::Noun, true));
     }
 
     #[test]

