@@ -29,7 +29,13 @@
 //!   stored in the model, so any model decodes either way.
 //! * **Probabilities**: [`PosTagger::tag_with_probabilities`] gives each
 //!   word a soft-max distribution over the tags, for callers that weigh
-//!   readings (`--pos-alternatives`, see [`crate::pipeline`]).
+//!   readings (`--pos-alternatives`, see [`crate::pipeline`]);
+//!   [`PosTagger::tag_with_category_probabilities`] sums them per WordNet
+//!   category for the instance-level category model ([`category`]).
+//! * **Targets' categories**: what WSD needs is the category of the words
+//!   annotators sense-tag, which follows the sense chosen; [`category`]
+//!   revises the tagger's category of such words (learned on SemCor's
+//!   gold instances, not on its tokens).
 //! * A **tag dictionary** short-circuits frequent unambiguous words (seen
 //!   ≥ 10 times in training with one tag ≥ 99 % of the time): they are
 //!   tagged by lookup and not trained on.
