@@ -43,6 +43,7 @@ fn analyse(text: &str, mode: MweMode, targets: TargetSelection) -> Vec<(String, 
         targets,
         heads: false,
         pos_alternatives: None,
+        pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
     };
     p.analyse("d", text, 0, 0)
         .sentences
@@ -204,6 +205,7 @@ fn semeval_breakdown(mode: MweMode, heads: bool) -> RawBreakdown {
         targets: TargetSelection::Content,
         heads,
         pos_alternatives: None,
+        pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
     };
     let mut total = RawBreakdown::default();
     for doc in &docs {

@@ -273,3 +273,28 @@ fn target_rows_say_who_decided_and_quotes_are_quoted() {
         "{out}"
     );
 }
+
+/// The instance-level category model (`crate::pos::category`) gives
+/// `American` before a noun the adjective SemCor's annotators give it,
+/// where the tagger says `NNP` (a noun); `--no-pos-categories` keeps the
+/// tagger's category.
+#[test]
+fn pos_categories_revise_the_taggers_category() {
+    let text = b"The American people bought detergent.\n";
+    let pos_of = |out: &str, word: &str| -> String {
+        out.lines()
+            .skip(1)
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .find(|r| r[5] == word)
+            .map(|r| format!("{} {}", r[6], r[7]))
+            .unwrap_or_default()
+    };
+    let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(pos_of(&out, "American"), "american a");
+    assert_eq!(pos_of(&out, "detergent"), "detergent n");
+    let (code, out, err) = run_stdin(tag().args(["--method", "mfs", "--no-pos-categories"]), text);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(pos_of(&out, "American"), "american n");
+    assert_eq!(pos_of(&out, "detergent"), "detergent a");
+}

@@ -94,6 +94,7 @@ pub fn study(
             targets: TargetSelection::Content,
             heads: true,
             pos_alternatives: None,
+            pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
         };
         Some(&pipeline)
     } else {

@@ -71,6 +71,11 @@ pub struct Args {
     /// wins (lemma, POS and sense). Off by default.
     #[arg(long, value_name = "P", value_parser = parse_share)]
     pub pos_alternatives: Option<f32>,
+    /// With --raw: keep the tagger's part of speech for every word: no
+    /// instance-level revision of the category of targets WordNet has in
+    /// several categories (on by default; see `crate::pos::category`).
+    #[arg(long)]
+    pub no_pos_categories: bool,
     /// With --raw: no secondary targets for the head words of joined
     /// multiwords (see `wsd tag --no-heads`).
     #[arg(long)]
@@ -130,6 +135,8 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             targets: TargetSelection::Content,
             heads: !args.no_heads,
             pos_alternatives: args.pos_alternatives,
+            pos_categories: (!args.no_pos_categories)
+                .then(wsd::pos::category::CategoryModel::shipped),
         };
         Input::Raw(&pipeline)
     } else {

@@ -86,6 +86,11 @@ pub struct Args {
     /// wins (lemma, POS and sense). Off by default.
     #[arg(long, value_name = "P", value_parser = parse_share)]
     pub pos_alternatives: Option<f32>,
+    /// Keep the tagger's part of speech for every word: no instance-level
+    /// revision of the category of targets WordNet has in several
+    /// categories (on by default; see `crate::pos::category`).
+    #[arg(long)]
+    pub no_pos_categories: bool,
     /// No secondary rows for the head words of joined multiwords. By
     /// default a joined unit (`talking about` → `talk_about`) is followed
     /// by a row for its head word (`talking` → `talk`; the verb of a verb
@@ -141,6 +146,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         },
         heads: !args.no_heads,
         pos_alternatives: args.pos_alternatives,
+        pos_categories: (!args.no_pos_categories).then(wsd::pos::category::CategoryModel::shipped),
     };
     // the built-in table, plus the maps a trained model fitted itself (knn)
     let calibration = match method.calibration() {

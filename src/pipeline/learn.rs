@@ -714,6 +714,31 @@ mod tests {
         eprintln!("lemma table, two folds: {n} words with several base forms; right with the table {with}, without {without}");
     }
 
+    /// Regenerate `src/pos/categories.tsv` ([`crate::pos::category`]) from
+    /// SemCor's train split: jackknifed tagger features over 3 folds
+    /// (fold taggers cached in `$WSD_POS_FOLD_CACHE` when set), passes and
+    /// margin chosen on held-out training documents.
+    #[test]
+    #[ignore]
+    fn regenerate_pos_categories() {
+        use crate::corpus::{read_semcor, Split};
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
+        let docs = read_semcor(root.join("corpora/semcor3.0"), Split::Train).expect("SemCor");
+        let cache = std::env::var_os("WSD_POS_FOLD_CACHE").map(std::path::PathBuf::from);
+        // `$WSD_POS_CATEGORY_TEMPLATES` and `$WSD_POS_CATEGORY_NO_BROWNV`
+        // for the tuning runs.
+        let mut opts = crate::pos::category::LearnOptions::default();
+        if let Ok(t) = std::env::var("WSD_POS_CATEGORY_TEMPLATES") {
+            opts.templates = t.parse().expect("a number");
+        }
+        opts.brownv = std::env::var_os("WSD_POS_CATEGORY_NO_BROWNV").is_none();
+        let (tsv, report) =
+            crate::pos::category::learn(&inv, &docs, &opts, cache.as_deref()).expect("learning");
+        eprintln!("{report}");
+        std::fs::write(root.join("src/pos/categories.tsv"), tsv).unwrap();
+    }
+
     /// Regenerate `src/text/name_units.tsv` from SemCor's train split.
     #[test]
     #[ignore]
@@ -760,6 +785,7 @@ mod tests {
             targets: TargetSelection::All,
             heads: false,
             pos_alternatives: None,
+            pos_categories: Some(crate::pos::category::CategoryModel::shipped()),
         };
         let (table, counts, fit) = learn_targets(&pipeline, &docs, beta);
         eprintln!(

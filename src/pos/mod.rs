@@ -29,7 +29,13 @@
 //!   stored in the model, so any model decodes either way.
 //! * **Probabilities**: [`PosTagger::tag_with_probabilities`] gives each
 //!   word a soft-max distribution over the tags, for callers that weigh
-//!   readings (`--pos-alternatives`, see [`crate::pipeline`]).
+//!   readings (`--pos-alternatives`, see [`crate::pipeline`]);
+//!   [`PosTagger::tag_with_category_probabilities`] sums them per WordNet
+//!   category for the instance-level category model ([`category`]).
+//! * **Targets' categories**: what WSD needs is the category of the words
+//!   annotators sense-tag, which follows the sense chosen; [`category`]
+//!   revises the tagger's category of such words (learned on SemCor's
+//!   gold instances, not on its tokens).
 //! * A **tag dictionary** short-circuits frequent unambiguous words (seen
 //!   ≥ 10 times in training with one tag ≥ 99 % of the time): they are
 //!   tagged by lookup and not trained on.
@@ -93,6 +99,7 @@
 //! input is an error, never a panic. The versioned model-file wrapper lives
 //! in [`crate::model_io`] too.
 
+pub mod category;
 mod features;
 mod io;
 mod lexicon;
@@ -420,6 +427,41 @@ impl PosTagger {
         words: &[S],
         temperature: f32,
     ) -> (Vec<String>, Vec<Vec<f32>>) {
+        self.tag_with_distributions(words, temperature, <[f32]>::to_vec)
+    }
+
+    /// [`PosTagger::tag_with_probabilities`] summed per WordNet category
+    /// (n, v, a, r by [`crate::wordnet::Pos::index`]; tags of no category
+    /// count for none), without a distribution per word.
+    pub fn tag_with_category_probabilities<S: AsRef<str>>(
+        &self,
+        words: &[S],
+        temperature: f32,
+    ) -> (Vec<String>, Vec<[f32; 4]>) {
+        let cats: Vec<Option<usize>> = self
+            .tags
+            .iter()
+            .map(|t| crate::wordnet::Pos::from_tag(t).map(crate::wordnet::Pos::index))
+            .collect();
+        self.tag_with_distributions(words, temperature, |dist| {
+            let mut out = [0f32; 4];
+            for (c, &p) in cats.iter().zip(dist) {
+                if let Some(c) = c {
+                    out[*c] += p;
+                }
+            }
+            out
+        })
+    }
+
+    /// Greedy tagging with each word's tag distribution (see
+    /// [`PosTagger::tag_with_probabilities`]) passed through `keep`.
+    fn tag_with_distributions<S: AsRef<str>, T>(
+        &self,
+        words: &[S],
+        temperature: f32,
+        keep: impl Fn(&[f32]) -> T,
+    ) -> (Vec<String>, Vec<T>) {
         if self.tags.is_empty() {
             return (Vec::new(), Vec::new());
         }
@@ -432,10 +474,11 @@ impl PosTagger {
         let mut feats = Vec::new();
         let (mut prev, mut prev2) = (START, START2);
         let t = temperature.max(1e-3);
+        let mut dist = vec![0f32; n];
         for i in 0..ctx.len() {
-            let mut dist = vec![0f32; n];
             let guess = match self.tagdict.get(&ctx.raw[i]) {
                 Some(&g) => {
+                    dist.iter_mut().for_each(|d| *d = 0.0);
                     dist[usize::from(g)] = 1.0;
                     g
                 }
@@ -455,7 +498,7 @@ impl PosTagger {
                 }
             };
             ids.push(guess);
-            dists.push(dist);
+            dists.push(Some(keep(&dist)));
             prev2 = prev;
             prev = guess;
         }
@@ -469,7 +512,11 @@ impl PosTagger {
                 span.end - 1
             };
             tags.push(self.tags[usize::from(ids[k])].clone());
-            out.push(std::mem::take(&mut dists[k]));
+            out.push(
+                dists[k]
+                    .take()
+                    .expect("each word's distribution is taken once"),
+            );
         }
         (tags, out)
     }

@@ -50,7 +50,9 @@
 //! get there: trained and scored within one regime (held-out training
 //! documents), the category accuracy is 97.64 % on brownv and 96.19 % on
 //! brown1/brown2 (`$WSD_POS_REGIME`). The tagger reaches 98.65 % on its
-//! own training sentences.
+//! own training sentences. For WSD only the category of sense-tagged
+//! words counts, and it is revised per instance by [`super::category`]
+//! (learned on SemCor's gold instances; the tagger itself is unchanged).
 //!
 //! Tuning on held-out training documents (dev = every 5th training
 //! document; Penn / WordNet-category accuracy on dev, 10 passes unless
