@@ -12,7 +12,8 @@
 //!   regenerate_name_units -- --ignored --nocapture`);
 //! * `src/text/name_model.tsv` ([`crate::text::names::NameModel`]) by
 //!   [`names::learn_name_model`] (`cargo test --release --lib
-//!   regenerate_name_model -- --ignored --nocapture`);
+//!   regenerate_name_model -- --ignored --nocapture`; after
+//!   `name_units.tsv`, whose decisions it reads);
 //! * `src/text/lemmas.tsv` ([`crate::text::lemma::LemmaTable`]) by
 //!   [`learn_lemmas`] (`cargo test --release --lib regenerate_lemmas --
 //!   --ignored --nocapture`; gold lemmas, no tagger).

@@ -98,17 +98,38 @@ pub fn is_name_word(word: &str, tag: &str) -> bool {
                 .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '.')))
 }
 
-/// The runs `[start, end)` of two or more consecutive name words
-/// ([`is_name_word`]) of a tagged sentence.
+/// Can `word` (tagged `tag`, not first in its sentence) be part of a
+/// multiword name next to name words although the tagger calls it a
+/// common noun or an adjective? A capitalised word (`Small` and
+/// `Business` of `Small Business Administration`, `New` of `New York
+/// Central`, `Daily` of `Providence Daily Journal`) with a lower-case
+/// letter, made of letters and hyphens.
+pub fn is_loose_name_word(word: &str, tag: &str) -> bool {
+    matches!(tag, "NN" | "NNS" | "JJ")
+        && word.chars().next().is_some_and(char::is_uppercase)
+        && word.chars().any(char::is_lowercase)
+        && word.chars().all(|c| c.is_alphabetic() || c == '-')
+}
+
+/// The runs `[start, end)` of two or more consecutive name words of a
+/// tagged sentence: [`is_name_word`]s, and [`is_loose_name_word`]s past
+/// the sentence's first word, with at least one of the former.
 pub fn name_runs<S: AsRef<str>>(words: &[&str], tags: &[S]) -> Vec<(usize, usize)> {
     let mut runs = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let start = i;
-        while i < words.len() && is_name_word(words[i], tags[i].as_ref()) {
+        let mut strict = false;
+        while i < words.len() {
+            let (w, t) = (words[i], tags[i].as_ref());
+            if is_name_word(w, t) {
+                strict = true;
+            } else if i == 0 || !is_loose_name_word(w, t) {
+                break;
+            }
             i += 1;
         }
-        if i - start >= 2 {
+        if i - start >= 2 && strict {
             runs.push((start, i));
         }
         if i == start {
@@ -555,6 +576,93 @@ mod tests {
         assert!(!is_name_word("deegan", "NNP"));
         assert!(is_name_word("U.S.", "NNP"));
         assert!(!is_name_word("R2D2", "NNP"));
+    }
+
+    /// Capitalised common nouns and adjectives join a run of proper nouns
+    /// (`Small Business Administration`), not at the start of a sentence
+    /// (the capital says nothing there) and not on their own.
+    #[test]
+    fn loose_words_extend_name_runs() {
+        let w = ["The", "Small", "Business", "Administration", "said"];
+        let t = ["DT", "JJ", "NN", "NNP", "VBD"];
+        assert_eq!(name_runs(&w, &t), [(1, 4)]);
+        let w = ["Small", "Business", "Administration", "said"];
+        let t = ["JJ", "NN", "NNP", "VBD"];
+        assert_eq!(name_runs(&w, &t), [(1, 3)]);
+        let w = ["the", "Great", "Depression", "came"];
+        let t = ["DT", "JJ", "NN", "VBD"];
+        assert!(name_runs(&w, &t).is_empty(), "no proper noun, no run");
+        assert!(!is_loose_name_word("small", "JJ"));
+        assert!(!is_loose_name_word("Small", "VB"));
+        assert!(!is_loose_name_word("B-52", "NN"));
+    }
+
+    fn example(f: &[&str], y: usize) -> (Vec<String>, usize, [bool; 4]) {
+        (f.iter().map(|s| s.to_string()).collect(), y, [true; 4])
+    }
+
+    /// The perceptron learns a separable toy problem (`in X` a place, `Mr.
+    /// X` a person, `X Inc.` a group), drops features seen too rarely, and
+    /// its table reads back to the same decisions.
+    #[test]
+    fn perceptron_learns_and_round_trips() {
+        let mut ex = Vec::new();
+        for k in 0..20 {
+            let w = format!("w={k}");
+            ex.push(example(&["b", "p=in", &w], 2));
+            ex.push(example(&["b", "p=mr.", &w], 0));
+            ex.push(example(&["b", "n=inc.", &w], 1));
+            ex.push(example(&["b", "p=the", &w], OTHER));
+        }
+        ex.push(example(&["b", "p=in", "rare"], 0));
+        let m = NameModel::train(&ex, 5, 2);
+        assert!(!m.weights.contains_key("rare"), "seen once, dropped");
+        for (f, y) in [("p=in", 2), ("p=mr.", 0), ("n=inc.", 1), ("p=the", OTHER)] {
+            assert_eq!(m.best(&["b", f, "w=new"], [true; 4]), Some(y), "{f}");
+        }
+        // `other` not allowed: the best of the rest.
+        let c = m.best(&["b", "p=the"], [true, true, true, false]).unwrap();
+        assert_ne!(c, OTHER);
+        let back = NameModel::parse(&m.to_tsv("# toy\n")).unwrap();
+        for f in ["p=in", "p=mr.", "n=inc.", "p=the"] {
+            assert_eq!(
+                back.best(&["b", f], [true; 4]),
+                m.best(&["b", f], [true; 4])
+            );
+        }
+        assert_eq!(NameModel::default().best(&["b"], [true; 4]), None);
+    }
+
+    #[test]
+    fn model_table_errors_name_the_line() {
+        let e = NameModel::parse("# x\nb\t1\t2\t3\n").unwrap_err();
+        assert!(e.contains("line 2"), "{e}");
+        assert!(NameModel::parse("b\t1\t2\tx\t4\n").is_err());
+        assert!(NameModel::parse("b\t1\t2\tNaN\t4\n").is_err());
+        assert!(
+            NameModel::shipped().weights.len() > 100,
+            "the shipped model"
+        );
+    }
+
+    /// Later occurrences of a name see the contexts of earlier ones, and a
+    /// word's own sentence is not noted before it is decided.
+    #[test]
+    fn memory_notes_contexts_once() {
+        let mut m = NameMemory::default();
+        let w = ["He", "lived", "in", "Anniston", "."];
+        let t = ["PRP", "VBD", "IN", "NNP", "."];
+        remember_cues(&mut m, &w, &t);
+        remember_cues(&mut m, &w, &t);
+        let note = &m["anniston"];
+        assert_eq!(
+            note.cues,
+            vec!["p=in".into(), "n=.".into()] as Vec<Box<str>>
+        );
+        assert!(!m.contains_key("he") && !m.contains_key("lived"));
+        let f = unit_features(&["Mike", "Deegan", "said"], 0, 2);
+        assert!(f.contains(&"Ul=deegan".to_string()) && f.contains(&"Un=said".to_string()));
+        assert!(f.contains(&"Up=<s>".to_string()) && f.contains(&"Ulen=2".to_string()));
     }
 
     #[test]
