@@ -36,7 +36,7 @@ pub fn name_examples(
     table: &NameTable,
     units: &NameUnits,
     undecided_runs: bool,
-) -> (Vec<(Example, usize)>, Vec<(Example, usize)>) {
+) -> DocExamples {
     let per_doc: Vec<_> = docs
         .par_iter()
         .filter(|d| !verbs_only(d))
@@ -57,7 +57,8 @@ fn class_of(lemma: &str) -> usize {
         .unwrap_or(OTHER)
 }
 
-type DocExamples = (Vec<(Example, usize)>, Vec<(Example, usize)>);
+/// Word and run examples, each with the rules' class.
+pub type DocExamples = (Vec<(Example, usize)>, Vec<(Example, usize)>);
 
 fn doc_examples(
     pipeline: &Pipeline,
