@@ -329,13 +329,54 @@ fn multiword_names_are_one_unit() {
     let (_, none, _) = run_stdin(tag().args(["--method", "mfs", "--mwe", "none"]), text);
     assert!(none.contains("\tMike\t"), "{none}");
     // A name WordNet has only as a common noun (`mike`, a microphone) is a
-    // person; one WordNet has capitalised (`Conrad`) keeps its senses.
+    // person; so is one WordNet has capitalised (`Conrad`, the novelist)
+    // used as a first name ([`wsd::text::names::NameModel`]).
     let (_, alone, _) = run_stdin(
         tag().args(["--method", "mfs"]),
         b"Then Mike went out and Conrad said so.\n",
     );
     assert!(alone.contains("\tMike\tperson\tn\t"), "{alone}");
-    assert!(alone.contains("\tConrad\tconrad\tn\t"), "{alone}");
+    assert!(alone.contains("\tConrad\tperson\tn\t"), "{alone}");
+}
+
+/// The names the tables do not decide are the name model's: a person by
+/// its context (`Stanley said`, though WordNet has the explorer), a place
+/// (`in Anniston`, `in Lublin`), a group (a run of capitalised words the
+/// tagger half calls common: `Small Business Administration`), and
+/// WordNet's own lemma for a capitalised common noun (`Government`) or an
+/// abbreviation (`Nov.` → `nov`).
+#[test]
+fn names_the_tables_do_not_decide() {
+    let text =
+        b"Stanley said he had lived in Anniston for years, and Stanley knew the Government.\n\
+        The Small Business Administration will meet on Nov. 5 in Lublin.\n";
+    let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
+    assert_eq!(code, 0, "{err}");
+    for (text, lemma) in [
+        ("Stanley", "person"),
+        ("Anniston", "location"),
+        ("Lublin", "location"),
+        ("Small Business Administration", "group"),
+        ("Government", "government"),
+        ("Nov.", "nov"),
+    ] {
+        assert!(
+            out.contains(&format!("\t{text}\t{lemma}\tn\t")),
+            "{text}: {out}"
+        );
+    }
+    assert!(!out.contains("\tstanley\t"), "{out}");
+    // Its features see WordNet: `Stanley` is a person there, an instance.
+    let words = ["Stanley", "said"];
+    let f = wsd::text::names::word_features(
+        inventory(),
+        &words,
+        &["NNP", "VBD"],
+        0,
+        &Default::default(),
+    );
+    assert!(f.contains(&"wc=noun.person/i".to_string()), "{f:?}");
+    assert!(f.contains(&"wn=cap".to_string()) && f.contains(&"n=said".to_string()));
 }
 
 /// Units after a number keep their period as SemCor writes them (`10

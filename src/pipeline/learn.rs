@@ -10,6 +10,10 @@
 //! * `src/text/name_units.tsv` ([`crate::text::NameUnits`]) by
 //!   [`learn_name_units`] (`cargo test --release --lib
 //!   regenerate_name_units -- --ignored --nocapture`);
+//! * `src/text/name_model.tsv` ([`crate::text::names::NameModel`]) by
+//!   [`names::learn_name_model`] (`cargo test --release --lib
+//!   regenerate_name_model -- --ignored --nocapture`; after
+//!   `name_units.tsv`, whose decisions it reads);
 //! * `src/text/lemmas.tsv` ([`crate::text::lemma::LemmaTable`]) by
 //!   [`learn_lemmas`] (`cargo test --release --lib regenerate_lemmas --
 //!   --ignored --nocapture`; gold lemmas, no tagger).
@@ -29,6 +33,8 @@
 //! leave-one-out estimates: each occurrence judged by counts without it.
 
 use rustc_hash::FxHashMap;
+
+pub mod names;
 
 use super::{auxiliary_flags, rebuild_text, Pipeline, TargetSelection};
 use crate::corpus::{Document, Token};

@@ -1,0 +1,268 @@
+//! Learning [`NameModel`] (`src/text/name_model.tsv`) from SemCor's train
+//! split: every capitalised word the tagger calls a proper noun that the
+//! name table does not decide, and every multiword name run, that is
+//! exactly one gold instance, with its gold class (`person`, `group`,
+//! `location`, or `other` for a single word whose gold lemma is not
+//! one of them). The epochs and the feature count cut-off are chosen on
+//! held-out train documents (every fourth), with the name tables learned
+//! on the rest, and the model then learned on the whole split:
+//!
+//! ```text
+//! cargo test --release --lib regenerate_name_model -- --ignored --nocapture
+//! ```
+
+use rayon::prelude::*;
+
+use super::super::{choose_lemma, common_only_name, name_lemma, rebuild_text, Pipeline};
+use super::{learn_name_units, learn_names, verbs_only};
+use crate::corpus::Document;
+use crate::text::names::{
+    unit_features, word_features, NameMemory, NameModel, NameTable, NameUnits, NAME_CLASSES, OTHER,
+};
+use crate::text::{name_runs, split_sentences};
+use crate::wordnet::Pos;
+
+/// One example: features, gold class, allowed classes.
+pub type Example = (Vec<String>, usize, [bool; 4]);
+
+/// The examples of `docs`: single words (not in `table`) and multiword
+/// name runs, each with the class the pipeline's rules give it without
+/// the model (for the baseline): [`common_only_name`], the WordNet lemma,
+/// [`name_lemma`] for words; the `units` table, else `person`, for runs.
+/// Runs the table decides are left out when `undecided_runs`.
+pub fn name_examples(
+    pipeline: &Pipeline,
+    docs: &[Document],
+    table: &NameTable,
+    units: &NameUnits,
+    undecided_runs: bool,
+) -> DocExamples {
+    let per_doc: Vec<_> = docs
+        .par_iter()
+        .filter(|d| !verbs_only(d))
+        .map(|doc| doc_examples(pipeline, doc, table, units, undecided_runs))
+        .collect();
+    let (mut w, mut u) = (Vec::new(), Vec::new());
+    for (a, b) in per_doc {
+        w.extend(a);
+        u.extend(b);
+    }
+    (w, u)
+}
+
+fn class_of(lemma: &str) -> usize {
+    NAME_CLASSES[..OTHER]
+        .iter()
+        .position(|c| *c == lemma)
+        .unwrap_or(OTHER)
+}
+
+/// Word and run examples, each with the rules' class.
+pub type DocExamples = (Vec<(Example, usize)>, Vec<(Example, usize)>);
+
+fn doc_examples(
+    pipeline: &Pipeline,
+    doc: &Document,
+    table: &NameTable,
+    units: &NameUnits,
+    undecided_runs: bool,
+) -> DocExamples {
+    let inv = pipeline.inv;
+    let (text, spans) = rebuild_text(doc);
+    let mut gold: rustc_hash::FxHashMap<(usize, usize), &str> = Default::default();
+    for (s, sent) in doc.sentences.iter().enumerate() {
+        for (i, t) in sent.tokens.iter().enumerate() {
+            if t.instance.is_some() {
+                gold.insert(spans[s][i], t.lemma.as_deref().unwrap_or(""));
+            }
+        }
+    }
+    let mut memory = NameMemory::default();
+    let (mut wex, mut uex) = (Vec::new(), Vec::new());
+    for raw in split_sentences(&text) {
+        let words: Vec<&str> = raw.iter().map(|t| t.text.as_str()).collect();
+        let tags = pipeline.tagger.tag(&words);
+        let matches = pipeline.sentence_matches(&words, &tags);
+        super::super::remember_names(&mut memory, &words, &tags, &matches);
+        let runs = name_runs(&words, &tags);
+        let mut inside = vec![false; words.len()];
+        for m in &matches {
+            inside[m.start..m.end].iter_mut().for_each(|x| *x = true);
+            if !runs.contains(&(m.start, m.end)) {
+                continue;
+            }
+            let Some(&g) = gold.get(&(raw[m.start].start, raw[m.end - 1].end)) else {
+                continue;
+            };
+            let y = class_of(&g.to_lowercase());
+            let decided = units.decided(&words[m.start..m.end]);
+            if y == OTHER || (undecided_runs && decided.is_some()) {
+                continue;
+            }
+            let base = class_of(decided.unwrap_or("person"));
+            let f = unit_features(&words, m.start, m.end);
+            uex.push(((f, y, [true, true, true, false]), base));
+        }
+        for i in 0..words.len() {
+            let (w, t) = (words[i], tags[i].as_str());
+            if inside[i]
+                || !matches!(t, "NNP" | "NNPS")
+                || !w.chars().next().is_some_and(char::is_uppercase)
+                || table.get(w).is_some()
+            {
+                continue;
+            }
+            let Some(&g) = gold.get(&(raw[i].start, raw[i].end)) else {
+                continue;
+            };
+            let pos = Pos::from_tag(t);
+            let wordnet = pos
+                .and_then(|p| choose_lemma(inv, w, p))
+                .or_else(|| super::super::abbreviation(inv, w));
+            if wordnet.is_none() && name_lemma(w, t).is_none() {
+                continue;
+            }
+            let y = class_of(&g.to_lowercase());
+            if y == OTHER && wordnet.is_none() {
+                continue;
+            }
+            let rule = common_only_name(inv, w, t)
+                .or_else(|| pos.and_then(|p| choose_lemma(inv, w, p)))
+                .or_else(|| name_lemma(w, t))
+                .unwrap_or_default();
+            let f = word_features(inv, &words, &tags, i, &memory);
+            wex.push((
+                (f, y, [true, true, true, wordnet.is_some()]),
+                class_of(&rule),
+            ));
+        }
+        crate::text::names::remember_cues(&mut memory, &words, &tags);
+    }
+    (wex, uex)
+}
+
+/// Accuracy of `model` and of the baseline rules on `examples`.
+pub fn accuracy(model: &NameModel, examples: &[(Example, usize)]) -> (f64, f64) {
+    let n = examples.len().max(1) as f64;
+    let (mut m, mut b) = (0usize, 0usize);
+    for ((f, y, allowed), base) in examples {
+        m += (model.best(f, *allowed) == Some(*y)) as usize;
+        b += (base == y) as usize;
+    }
+    (m as f64 / n, b as f64 / n)
+}
+
+/// Choose the epochs and cut-off on held-out train documents (every
+/// fourth of `docs`, the train split), then learn on all of `docs`;
+/// returns the TSV of `src/text/name_model.tsv` with the held-out figures
+/// in its header.
+pub fn learn_name_model(pipeline: &Pipeline, docs: &[Document]) -> String {
+    let (held, fit): (Vec<_>, Vec<_>) = docs
+        .iter()
+        .cloned()
+        .enumerate()
+        .partition(|(i, _)| i % 4 == 0);
+    let held: Vec<Document> = held.into_iter().map(|x| x.1).collect();
+    let fit: Vec<Document> = fit.into_iter().map(|x| x.1).collect();
+    let table = NameTable::parse(&learn_names(pipeline.tagger, &fit, 2)).expect("names");
+    let units = NameUnits::parse(&learn_name_units(pipeline.tagger, &fit, 2)).expect("units");
+    let (hw, hu) = name_examples(pipeline, &held, &table, &units, true);
+    let mut best = (0usize, 0u32, false, -1f64, (0f64, 0f64), (0f64, 0f64));
+    // Train on the words the table leaves undecided only (as at run time)
+    // or on every name word (more examples, frequent names included).
+    let no_table = NameTable::default();
+    for every_word in [false, true] {
+        let fit_table = if every_word { &no_table } else { &table };
+        let (fw, fu) = name_examples(pipeline, &fit, fit_table, &units, false);
+        eprintln!(
+            "name model (every word {every_word}): fit {} words {} runs, held out {} words {} runs",
+            fw.len(),
+            fu.len(),
+            hw.len(),
+            hu.len()
+        );
+        let train: Vec<Example> = fw.iter().chain(&fu).map(|(e, _)| e.clone()).collect();
+        for min_count in [1, 2, 3] {
+            for epochs in [1, 2, 3, 5, 8, 12] {
+                let model = NameModel::train(&train, epochs, min_count);
+                let aw = accuracy(&model, &hw);
+                let au = accuracy(&model, &hu);
+                let all = (aw.0 * hw.len() as f64 + au.0 * hu.len() as f64)
+                    / (hw.len() + hu.len()).max(1) as f64;
+                eprintln!(
+                    "  min_count {min_count} epochs {epochs}: words {:.4} (rules {:.4}), runs {:.4} (rules {:.4}), all {all:.4}",
+                    aw.0, aw.1, au.0, au.1
+                );
+                if all > best.3 {
+                    best = (epochs, min_count, every_word, all, aw, au);
+                }
+            }
+        }
+    }
+    let (epochs, min_count, every_word, _, aw, au) = best;
+    let table = if every_word {
+        &no_table
+    } else {
+        NameTable::shipped()
+    };
+    let units = NameUnits::shipped();
+    let (w, u) = name_examples(pipeline, docs, table, units, false);
+    let train: Vec<Example> = w.iter().chain(&u).map(|(e, _)| e.clone()).collect();
+    let model = NameModel::train(&train, epochs, min_count);
+    let header = format!(
+        "# Proper names the name tables do not decide: averaged perceptron weights per feature\n\
+         # (person, group, location, other), see crate::text::names. Learned on SemCor's train\n\
+         # split ({} words, {} runs; words the name table has too: {every_word}), {epochs} epochs,\n\
+         # features seen at least {min_count} times\n\
+         # (chosen on held-out train documents: class accuracy words {:.3} against the rules'\n\
+         # {:.3} on {}, undecided runs {:.3} against {:.3} on {}). Generated by `cargo test\n\
+         # --release --lib regenerate_name_model -- --ignored`; do not edit by hand.\n",
+        w.len(),
+        u.len(),
+        aw.0,
+        aw.1,
+        hw.len(),
+        au.0,
+        au.1,
+        hu.len()
+    );
+    model.to_tsv(&header)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regenerate `src/text/name_model.tsv` (see the module docs).
+    #[test]
+    #[ignore]
+    fn regenerate_name_model() {
+        use crate::corpus::{read_semcor, Split};
+        use crate::pos::PosTagger;
+        use crate::text::{MweMatcher, MweMode};
+        use crate::wordnet::Inventory;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
+        let (_, body) = crate::model_io::read_model(&root.join("models/pos.wsd"), "pos", None)
+            .expect("models/pos.wsd");
+        let tagger = PosTagger::from_bytes(&body).expect("POS model");
+        let docs = read_semcor(root.join("corpora/semcor3.0"), Split::Train).expect("SemCor");
+        let mwe = MweMatcher::with_mode(&inv, MweMode::Learned);
+        let pipeline = Pipeline {
+            inv: &inv,
+            tagger: &tagger,
+            mwe: Some(&mwe),
+            targets: super::super::super::TargetSelection::Content,
+            heads: true,
+            pos_alternatives: None,
+        };
+        let t = std::time::Instant::now();
+        let tsv = learn_name_model(&pipeline, &docs);
+        eprintln!(
+            "{} features ({:.1} s)",
+            tsv.lines().filter(|l| !l.starts_with('#')).count(),
+            t.elapsed().as_secs_f64()
+        );
+        std::fs::write(root.join("src/text/name_model.tsv"), tsv).unwrap();
+    }
+}
