@@ -255,6 +255,7 @@ mod tests {
             targets: super::super::super::TargetSelection::Content,
             heads: true,
             pos_alternatives: None,
+            pos_categories: Some(crate::pos::category::CategoryModel::shipped()),
         };
         let t = std::time::Instant::now();
         let tsv = learn_name_model(&pipeline, &docs);
