@@ -4,9 +4,10 @@
 # also saved under scripts/runs/<date>-<host>/. Machines here are shared and
 # noisy: compare ratios within one run, not absolute times across runs.
 #
-#   scripts/bench.sh [section…]     sections: wordnet corpus methods nb tag encoder knn memory
+#   scripts/bench.sh [section…]     sections: wordnet corpus methods nb tag encoder knn tagknn memory
 #                                   (default: all but knn, whose training takes ~20 min,
-#                                   and memory, which writes a 200 MB input)
+#                                   memory, which writes a 200 MB input, and tagknn, which
+#                                   needs WSD_KNN_MODEL: see its section)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/fetch-data.sh >/dev/null 2>&1 || scripts/fetch-data.sh
@@ -117,10 +118,12 @@ if [[ " $sections " == *" nb "* ]] && "$WSD" train --help | grep -q nb; then
   rm -rf "$tmp"
 fi
 
-if [[ " $sections " == *" tag "* ]]; then
-  echo; echo "== wsd tag end to end on SemCor rebuilt as plain text (goal: >= 50,000 tokens/s with mfs on one core)"
-  txt=$RUN/semcor.txt
-  python3 - "$SC" "$txt" <<'PY'
+# SemCor rebuilt as plain text (one sentence a line, paragraphs blank-line
+# separated), written once per run to $RUN/semcor.txt.
+semcor_text() {
+  local txt=$RUN/semcor.txt
+  [ -s "$txt" ] && { echo "$txt"; return; }
+  python3 - "$SC" "$txt" >&2 <<'PY'
 import glob, re, sys
 root, out = sys.argv[1], sys.argv[2]
 word = re.compile(r'<(?:wf[^>]*|punc)>([^<]*)</')
@@ -136,6 +139,12 @@ with open(out, "w") as f:
                 m = word.search(line)
                 if m: sent.append(m.group(1).replace("_", " "))
 PY
+  echo "$txt"
+}
+
+if [[ " $sections " == *" tag "* ]]; then
+  echo; echo "== wsd tag end to end on SemCor rebuilt as plain text (goal: >= 50,000 tokens/s with mfs on one core)"
+  txt=$(semcor_text)
   echo "input: $(du -h "$txt" | cut -f1), $(wc -w < "$txt") words"
   "$WSD" tag --method mfs "$txt" >/dev/null 2>&1 || true   # trains the POS model once if missing
   for th in 1 2; do
@@ -168,9 +177,51 @@ if [[ " $sections " == *" knn "* ]] && "$WSD" train --help | grep -q knn; then
   /usr/bin/time -f "train knn on all of SemCor: %e s wall, peak RSS %M KB" "$WSD" train --method knn --split all --out "$tmp/knn.wsd" 2>&1 | tail -1
   echo "model size: $(du -h "$tmp/knn.wsd" | cut -f1)"
   eval_line "knn,mfs  SemEval-2007 (trained on all)" --method knn,mfs --model "$tmp/knn.wsd" --xml $XML --gold $GOLD
-  head -c 100000 "$RUN/semcor.txt" > "$tmp/100k.txt" 2>/dev/null || true
+  head -c 100000 "$(semcor_text)" > "$tmp/100k.txt" 2>/dev/null || true
   [ -s "$tmp/100k.txt" ] && "$WSD" tag --method knn,mfs --model "$tmp/knn.wsd" "$tmp/100k.txt" 2>&1 >/dev/null | grep tagged
   rm -rf "$tmp"
+fi
+
+if [[ " $sections " == *" tagknn "* ]]; then
+  # knn,mfs and ens,mfs tag throughput with existing models (no 20-minute
+  # training): WSD_KNN_MODEL (format 3), and for ens,mfs WSD_NB_MODEL and
+  # WSD_ENS_MODEL too. The input is the first BENCH_TAG_BYTES (default
+  # 100,000) of SemCor as plain text. With WSD_OLD=BINARY the same runs
+  # alternate with that binary, for old/new ratios from one run (the
+  # machine is shared: compare within a run). Goal: >= 4,000 tokens/s.
+  echo; echo "== kNN tag throughput with given models (goal: knn,mfs >= 4,000 tokens/s on 2 cores)"
+  if [ -z "${WSD_KNN_MODEL:-}" ]; then
+    echo "skipped: set WSD_KNN_MODEL (and WSD_NB_MODEL, WSD_ENS_MODEL for ens,mfs)"
+  else
+    txt=$(semcor_text)
+    head -c "${BENCH_TAG_BYTES:-100000}" "$txt" > "$RUN/tag-input.txt"
+    echo "input: $(wc -c < "$RUN/tag-input.txt") bytes, $(wc -w < "$RUN/tag-input.txt") words; n=$N"
+    chains=("knn,mfs|--model $WSD_KNN_MODEL")
+    if [ -n "${WSD_NB_MODEL:-}" ] && [ -n "${WSD_ENS_MODEL:-}" ]; then
+      chains+=("ens,mfs|--model $WSD_KNN_MODEL --model $WSD_NB_MODEL --model $WSD_ENS_MODEL")
+    fi
+    bins=("new|$WSD")
+    [ -n "${WSD_OLD:-}" ] && bins+=("old|$WSD_OLD")
+    for c in "${chains[@]}"; do
+      m=${c%%|*}; models=${c#*|}
+      for b in "${bins[@]}"; do : > "$RUN/tagknn-${m}-${b%%|*}.txt"; done
+      for _ in $(seq "$N"); do
+        for b in "${bins[@]}"; do
+          # shellcheck disable=SC2086
+          "${b#*|}" tag --method "$m" $models "$RUN/tag-input.txt" 2>&1 >"$RUN/tagknn-${m}-${b%%|*}.tsv" |
+            sed -n 's/.*(\([0-9]*\) tokens\/s.*/\1/p' >> "$RUN/tagknn-${m}-${b%%|*}.txt"
+        done
+      done
+      med() { sort -n "$1" | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+      line="tag --method $m: median $(med "$RUN/tagknn-${m}-new.txt") tokens/s (runs: $(sort -n "$RUN/tagknn-${m}-new.txt" | tr '\n' ' '))"
+      if [ -n "${WSD_OLD:-}" ]; then
+        new=$(med "$RUN/tagknn-${m}-new.txt"); old=$(med "$RUN/tagknn-${m}-old.txt")
+        same=$(cmp -s "$RUN/tagknn-${m}-new.tsv" "$RUN/tagknn-${m}-old.tsv" && echo identical || echo DIFFERENT)
+        line="$line; old median $old (runs: $(sort -n "$RUN/tagknn-${m}-old.txt" | tr '\n' ' ')); new/old $(awk -v a="$new" -v b="$old" 'BEGIN{printf "%.2f", a/b}'); output $same"
+      fi
+      echo "$line"
+    done
+  fi
 fi
 
 if [[ " $sections " == *" memory "* ]]; then

@@ -68,21 +68,22 @@ impl BertEmbeddings {
         self.kind
     }
 
-    /// Embeds `seqs` padded to `seq_len` with `pad`: row `s · seq_len + p`
-    /// is position `p` of sequence `s`. Ids must be valid and sequences no
-    /// longer than `seq_len` (checked by [`BertModel::forward`]).
-    fn forward(&self, seqs: &[&[u32]], seq_len: usize, pad: u32) -> Result<Matrix> {
+    /// Embeds `seqs` packed without padding, one after the other (`total`
+    /// rows, the sum of their lengths). Row values are those of
+    /// [`BertEmbeddings::forward`]'s real rows.
+    fn forward_packed(&self, seqs: &[&[u32]], total: usize) -> Result<Matrix> {
         let d = self.word.cols();
-        let mut x = Matrix::zeros(seqs.len() * seq_len, d);
+        let mut x = Matrix::zeros(total, d);
         let ty = self.token_type.row(0);
-        for (s, ids) in seqs.iter().enumerate() {
-            for p in 0..seq_len {
-                let id = ids.get(p).copied().unwrap_or(pad) as usize;
-                let (wv, pv) = (self.word.row(id), self.position.row(p));
-                let row = x.row_mut(s * seq_len + p);
+        let mut r = 0;
+        for ids in seqs {
+            for (p, &id) in ids.iter().enumerate() {
+                let (wv, pv) = (self.word.row(id as usize), self.position.row(p));
+                let row = x.row_mut(r);
                 for j in 0..d {
                     row[j] = wv[j] + pv[j] + ty[j];
                 }
+                r += 1;
             }
         }
         self.layer_norm.forward_in_place(&mut x)?;
@@ -96,12 +97,12 @@ pub struct BertModel {
     config: BertConfig,
     embeddings: BertEmbeddings,
     layers: Vec<BertLayer>,
-    pad: u32,
 }
 
 impl BertModel {
     /// Loads every tensor the forward pass needs, checking each shape
-    /// against `cfg`. `pad` is the id used to fill short sequences.
+    /// against `cfg`. `pad`, the tokenizer's `[PAD]` id, is checked to lie in the
+    /// vocabulary; the forward pass packs sequences and pads nothing.
     pub fn load(w: &Weights, cfg: &BertConfig, kind: PositionKind, pad: u32) -> Result<Self> {
         let embeddings = BertEmbeddings::load(w, cfg, kind)?;
         let layers = (0..cfg.num_hidden_layers)
@@ -117,7 +118,6 @@ impl BertModel {
             config: cfg.clone(),
             embeddings,
             layers,
-            pad,
         })
     }
 
@@ -149,11 +149,27 @@ impl BertModel {
     /// first. LMMS-style pooling (the sum of the last four layers) reads
     /// these; `keep` = 1 is [`BertModel::forward`].
     ///
-    /// The sequences are padded to the longest and run together, so every
-    /// linear map is one large GEMM; the attention mask keeps padding out
-    /// of the real tokens' vectors. Errors if a sequence is longer than
+    /// The sequences are packed one after the other without padding and
+    /// run together, so every linear map is one large GEMM over real
+    /// tokens only; attention runs per sequence. Errors if a sequence is longer than
     /// `max_position_embeddings` or holds an id outside the vocabulary.
     pub fn forward_layers(&self, seqs: &[&[u32]], keep: usize) -> Result<Vec<Matrix>> {
+        self.forward_layers_read(seqs, keep, None)
+    }
+
+    /// [`BertModel::forward_layers`] when only some positions' last-layer
+    /// vectors will be read: `read[s][p]` says whether position `p` of
+    /// sequence `s` is (missing entries: not read). The last layer then
+    /// runs its queries, attention output and feed-forward on those rows
+    /// only ([`BertLayer::forward_rows`]); the read rows get the same
+    /// values as without the selection, the others are zero in the last
+    /// layer's block (earlier kept layers are whole). `None` reads all.
+    pub fn forward_layers_read(
+        &self,
+        seqs: &[&[u32]],
+        keep: usize,
+        read: Option<&[&[bool]]>,
+    ) -> Result<Vec<Matrix>> {
         let d = self.config.hidden_size;
         let max = self.config.max_position_embeddings;
         let seq_len = seqs.iter().map(|s| s.len()).max().unwrap_or(0);
@@ -175,16 +191,47 @@ impl BertModel {
         if seq_len == 0 {
             return Ok(seqs.iter().map(|_| Matrix::zeros(0, d)).collect());
         }
-        let mask: Vec<bool> = seqs
-            .iter()
-            .flat_map(|s| (0..seq_len).map(move |p| p < s.len()))
-            .collect();
+        // Packed without padding: sequence s is rows starts[s]..+len.
+        let mut starts = Vec::with_capacity(seqs.len());
+        let mut spans = Vec::with_capacity(seqs.len());
+        let mut total = 0;
+        for ids in seqs {
+            starts.push(total);
+            if !ids.is_empty() {
+                spans.push((total, ids.len()));
+            }
+            total += ids.len();
+        }
         let keep = keep.clamp(1, self.layers.len().max(1));
-        let mut h = self.embeddings.forward(seqs, seq_len, self.pad)?;
+        let mut h = self.embeddings.forward_packed(seqs, total)?;
         let mut kept: Vec<Matrix> = Vec::with_capacity(keep);
         let n = self.layers.len();
         for (i, layer) in self.layers.iter().enumerate() {
-            h = layer.forward(&h, seq_len, &mask)?;
+            if i + 1 == n {
+                if let Some(read) = read {
+                    let rows: Vec<usize> = read
+                        .iter()
+                        .take(seqs.len())
+                        .enumerate()
+                        .flat_map(|(s, r)| {
+                            let start = starts[s];
+                            r.iter()
+                                .take(seqs[s].len())
+                                .enumerate()
+                                .filter(|&(_, &w)| w)
+                                .map(move |(p, _)| start + p)
+                        })
+                        .collect();
+                    let part = layer.forward_rows(&h, &spans, &rows)?;
+                    let mut last = Matrix::zeros(h.rows(), d);
+                    for (j, &r) in rows.iter().enumerate() {
+                        last.row_mut(r).copy_from_slice(part.row(j));
+                    }
+                    h = last;
+                    break;
+                }
+            }
+            h = layer.forward_packed(&h, &spans)?;
             if i + keep >= n && i + 1 < n {
                 kept.push(h.clone());
             }
@@ -193,11 +240,11 @@ impl BertModel {
         let width = kept.len() * d;
         Ok(seqs
             .iter()
-            .enumerate()
-            .map(|(s, ids)| {
+            .zip(&starts)
+            .map(|(ids, &start)| {
                 let mut data = Vec::with_capacity(ids.len() * width);
                 for p in 0..ids.len() {
-                    let row = (s * seq_len + p) * d;
+                    let row = (start + p) * d;
                     for m in &kept {
                         data.extend_from_slice(&m.data()[row..row + d]);
                     }

@@ -17,10 +17,12 @@
 //!   LayerNorm) and a GELU feed-forward block (residual, LayerNorm).
 //! * [`matrix`] — the row-major matrix and the one GEMM (`matrixmultiply`).
 //!
-//! Speed comes from batching: sentences are sorted by length, padded within
-//! a batch (the attention mask hides the padding), so every linear map is
-//! one large GEMM over all the batch's tokens; the per-(sentence, head)
-//! attention and the element-wise passes run on rayon's pool.
+//! Speed comes from batching: the sentences of a batch are packed one
+//! after the other without padding, so every linear map is one large GEMM
+//! over all the batch's real tokens; the per-(sentence, head) attention
+//! and the element-wise passes run on rayon's pool. When only some words'
+//! vectors are wanted ([`Encoder::encode_selected_summed`]: kNN's
+//! targets), the last layer runs on their rows only.
 //!
 //! ```no_run
 //! # fn main() -> wsd::Result<()> {
@@ -66,7 +68,7 @@ pub use wordpiece::WordPiece;
 
 use crate::{Error, Result};
 
-/// Default cap on `sequences × padded length` per batch; see
+/// Default cap on the pieces of one batch; see
 /// [`Encoder::set_max_batch_tokens`].
 pub const DEFAULT_BATCH_TOKENS: usize = 4096;
 
@@ -229,7 +231,7 @@ impl Encoder {
         &self.model
     }
 
-    /// Caps `sequences × padded length` per batch (default
+    /// Caps the pieces per batch (default
     /// [`DEFAULT_BATCH_TOKENS`]). Larger batches make larger GEMMs (faster
     /// per token) but more memory: the feed-forward activations take
     /// `tokens × intermediate_size × 4` bytes.
@@ -265,7 +267,7 @@ impl Encoder {
             .collect();
         let mut vectors = vec![Vec::new(); ids.len()];
         let windows = self.windows(0, &ids, &starts);
-        self.run_windows(&windows, 1, |w, m| {
+        self.run_windows(&windows, 1, None, |w, m| {
             for (i, v) in m
                 .to_rows()
                 .into_iter()
@@ -335,12 +337,52 @@ impl Encoder {
         sentences: &[Vec<String>],
         layers: usize,
     ) -> Vec<Vec<Vec<f32>>> {
+        self.encode_words_impl(sentences, layers, None)
+    }
+
+    /// [`Encoder::encode_words_summed`] when only some words' vectors are
+    /// wanted: `select[s][w]` flags word `w` of sentence `s` (missing
+    /// entries: not wanted). A wanted word's vector is exactly the one
+    /// [`Encoder::encode_words_summed`] gives (every word still sees its
+    /// whole sentence); an unwanted word gets an empty vector. Cheaper:
+    /// the last layer computes only the rows of the wanted words' pieces
+    /// ([`BertModel::forward_layers_read`]), and a sentence with no
+    /// wanted word is not encoded at all. kNN wants its target words.
+    pub fn encode_selected_summed(
+        &self,
+        sentences: &[Vec<String>],
+        layers: usize,
+        select: &[Vec<bool>],
+    ) -> Vec<Vec<Vec<f32>>> {
+        let d = self.hidden_size();
+        let mut out = self.encode_words_impl(sentences, layers, Some(select));
+        if layers > 1 {
+            for v in out.iter_mut().flatten().filter(|v| !v.is_empty()) {
+                *v = sum_blocks(v, d);
+            }
+        }
+        out
+    }
+
+    fn encode_words_impl(
+        &self,
+        sentences: &[Vec<String>],
+        layers: usize,
+        select: Option<&[Vec<bool>]>,
+    ) -> Vec<Vec<Vec<f32>>> {
+        let wanted = |s: usize, w: usize| {
+            select.is_none_or(|sel| sel.get(s).and_then(|f| f.get(w)).copied() == Some(true))
+        };
         let layers = layers.clamp(1, self.config().num_hidden_layers.max(1));
         let d = self.hidden_size() * layers;
         let mut windows = Vec::new();
         // per sentence: the word index of every piece
         let mut word_of: Vec<Vec<usize>> = Vec::with_capacity(sentences.len());
         for (s, words) in sentences.iter().enumerate() {
+            if select.is_some() && !(0..words.len()).any(|w| wanted(s, w)) {
+                word_of.push(Vec::new());
+                continue;
+            }
             let mut ids = Vec::new();
             let mut owner = Vec::new();
             let mut starts = Vec::with_capacity(words.len());
@@ -358,13 +400,41 @@ impl Encoder {
         }
         let mut sums: Vec<Vec<Vec<f32>>> = sentences
             .iter()
-            .map(|ws| vec![vec![0.0f32; d]; ws.len()])
+            .enumerate()
+            .map(|(s, ws)| {
+                (0..ws.len())
+                    .map(|w| {
+                        if wanted(s, w) {
+                            vec![0.0f32; d]
+                        } else {
+                            Vec::new()
+                        }
+                    })
+                    .collect()
+            })
             .collect();
         let mut counts: Vec<Vec<u32>> = sentences.iter().map(|ws| vec![0; ws.len()]).collect();
-        self.run_windows(&windows, layers, |w, m| {
+        // which positions of each window are read: the pieces of wanted words
+        let read: Option<Vec<Vec<bool>>> = select.map(|_| {
+            windows
+                .iter()
+                .map(|w| {
+                    let owner = &word_of[w.source];
+                    let mut r = vec![false; w.ids.len()];
+                    for (p, flag) in r.iter_mut().skip(1).take(w.ids.len() - 2).enumerate() {
+                        *flag = wanted(w.source, owner[w.first_piece + p]);
+                    }
+                    r
+                })
+                .collect()
+        });
+        self.run_windows(&windows, layers, read.as_deref(), |w, m| {
             let owner = &word_of[w.source];
             for p in 0..w.ids.len() - 2 {
                 let word = owner[w.first_piece + p];
+                if !wanted(w.source, word) {
+                    continue;
+                }
                 let acc = &mut sums[w.source][word];
                 for (a, v) in acc.iter_mut().zip(m.row(p + 1)) {
                     *a += v;
@@ -405,24 +475,31 @@ impl Encoder {
     /// Runs the model over `windows` in length-sorted batches and hands
     /// each window with its `len × (layers·d)` output (the last `layers`
     /// layers side by side) to `sink`, in no fixed order.
+    ///
+    /// `read`, one flag per position of each window, says which rows will
+    /// be read (see [`BertModel::forward_layers_read`]); `None`: all.
     fn run_windows(
         &self,
         windows: &[PieceWindow],
         layers: usize,
+        read: Option<&[Vec<bool>]>,
         mut sink: impl FnMut(&PieceWindow, &Matrix),
     ) {
         let mut order: Vec<usize> = (0..windows.len()).collect();
         order.sort_by_key(|&i| windows[i].ids.len());
         let mut batches: Vec<&[usize]> = Vec::new();
         let mut start = 0;
+        let mut pieces = 0;
         for i in 0..order.len() {
-            // sorted ascending, so window i is the longest of its batch
+            // packed without padding: a batch costs its pieces
             let len = windows[order[i]].ids.len();
             let count = i + 1 - start;
-            if count > 1 && (count * len > self.max_batch_tokens || count > MAX_BATCH_SEQUENCES) {
+            if count > 1 && (pieces + len > self.max_batch_tokens || count > MAX_BATCH_SEQUENCES) {
                 batches.push(&order[start..i]);
                 start = i;
+                pieces = 0;
             }
+            pieces += len;
         }
         if start < order.len() {
             batches.push(&order[start..]);
@@ -434,9 +511,11 @@ impl Encoder {
         // gain in wall time).
         for batch in batches {
             let seqs: Vec<&[u32]> = batch.iter().map(|&i| windows[i].ids.as_slice()).collect();
+            let flags: Option<Vec<&[bool]>> =
+                read.map(|r| batch.iter().map(|&i| r[i].as_slice()).collect());
             let out = self
                 .model
-                .forward_layers(&seqs, layers)
+                .forward_layers_read(&seqs, layers, flags.as_deref())
                 .expect("windows are within max_positions with vocabulary ids");
             for (&i, m) in batch.iter().zip(&out) {
                 sink(&windows[i], m);

@@ -648,3 +648,121 @@ fn kept_layers_end_with_the_last_and_sum_as_summed() {
         assert!(max_abs_diff(&a[..d], &a[(n - 1) * d..]) > 1e-3);
     }
 }
+
+/// The selected words' vectors are exactly the full encoding's (the last
+/// layer computed on their rows only changes nothing for them), the
+/// others are empty, and a sentence with no selected word is skipped.
+#[test]
+fn selected_words_match_the_full_encoding_exactly() {
+    let (_dir, enc) = tiny_encoder();
+    let s = vec![
+        words("the bank of the river"),
+        words("money"),
+        words("deposit the money , a bank ."),
+        words("unaffable bank"),
+    ];
+    let select = vec![
+        vec![false, true, false, false, true],
+        vec![false],
+        vec![true, false, false, false, false, true],
+        vec![true], // the second word's flag is missing: not selected
+    ];
+    for layers in [1, 2] {
+        let full = enc.encode_words_summed(&s, layers);
+        let some = enc.encode_selected_summed(&s, layers, &select);
+        for (si, sent) in s.iter().enumerate() {
+            for w in 0..sent.len() {
+                if select[si].get(w) == Some(&true) {
+                    assert_eq!(some[si][w], full[si][w], "sentence {si} word {w}");
+                } else {
+                    assert!(some[si][w].is_empty(), "sentence {si} word {w}");
+                }
+            }
+        }
+    }
+}
+
+/// The same on the real checkpoint, over sentences of different lengths
+/// batched together (packed without padding), with the longest split
+/// into windows: the numbers kNN reads do not move.
+#[test]
+fn minilm_selected_words_match_exactly() {
+    let enc = minilm();
+    let long: Vec<String> = (0..700).map(|i| format!("w{}", i % 37)).collect();
+    let s = vec![
+        words("He sat on the bank of the river and watched the water ."),
+        words("The bank raised its interest rates ."),
+        long,
+        words("bank"),
+    ];
+    let select: Vec<Vec<bool>> = s
+        .iter()
+        .map(|ws| (0..ws.len()).map(|w| w % 3 == 1 || ws.len() == 1).collect())
+        .collect();
+    let full = enc.encode_words_summed(&s, 1);
+    let some = enc.encode_selected_summed(&s, 1, &select);
+    for (si, flags) in select.iter().enumerate() {
+        for (w, &f) in flags.iter().enumerate() {
+            if f {
+                assert_eq!(some[si][w], full[si][w], "sentence {si} word {w}");
+            } else {
+                assert!(some[si][w].is_empty());
+            }
+        }
+    }
+}
+
+/// Packing sequences without padding gives the padded batch's values
+/// for every real row, exactly; bad spans and row selections are errors.
+#[test]
+fn packed_layers_equal_padded_ones() {
+    let (_dir, enc) = tiny_encoder();
+    let model = enc.model();
+    let layer = &model.layers()[0];
+    let d = enc.hidden_size();
+    let lens = [3usize, 5, 1];
+    let seq_len = 5;
+    let value = |r: usize, j: usize| ((r * 7 + j * 3) % 11) as f32 / 5.0 - 1.0;
+    // padded: garbage in the padding rows
+    let mut padded = Matrix::zeros(lens.len() * seq_len, d);
+    let mut mask = Vec::new();
+    let mut packed_rows = Vec::new();
+    for (s, &len) in lens.iter().enumerate() {
+        for p in 0..seq_len {
+            let r = s * seq_len + p;
+            for j in 0..d {
+                padded.row_mut(r)[j] = if p < len { value(r, j) } else { 9.0 };
+            }
+            mask.push(p < len);
+            if p < len {
+                packed_rows.push(padded.row(r).to_vec());
+            }
+        }
+    }
+    let packed = Matrix::from_rows(&packed_rows).unwrap();
+    let spans = [(0, 3), (3, 5), (8, 1)];
+    let a = layer.forward(&padded, seq_len, &mask).unwrap();
+    let b = layer.forward_packed(&packed, &spans).unwrap();
+    let mut i = 0;
+    for (s, &len) in lens.iter().enumerate() {
+        for p in 0..len {
+            assert_eq!(
+                a.row(s * seq_len + p),
+                b.row(i),
+                "sequence {s} position {p}"
+            );
+            i += 1;
+        }
+    }
+    let rows = [1, 3, 7, 8];
+    let c = layer.forward_rows(&packed, &spans, &rows).unwrap();
+    for (j, &r) in rows.iter().enumerate() {
+        assert_eq!(c.row(j), b.row(r));
+    }
+    assert!(layer.forward_packed(&packed, &[(0, 3), (3, 5)]).is_err());
+    assert!(layer
+        .forward_packed(&packed, &[(0, 3), (4, 5), (9, 0)])
+        .is_err());
+    assert!(layer.forward_rows(&packed, &spans, &[3, 1]).is_err());
+    assert!(layer.forward_rows(&packed, &spans, &[9]).is_err());
+}

@@ -175,7 +175,19 @@ pub fn train(
                     .collect()
             })
             .collect();
-        let encoded = knn.encoder().encode_words_summed(&words, layers);
+        let wanted: Vec<Vec<bool>> = chunk
+            .iter()
+            .map(|&(d, s)| {
+                docs[d].sentences[s]
+                    .tokens
+                    .iter()
+                    .map(|t| !t.gold.is_empty() || t.instance.is_some())
+                    .collect()
+            })
+            .collect();
+        let encoded = knn
+            .encoder()
+            .encode_selected_summed(&words, layers, &wanted);
         for (&(d, s), vecs) in chunk.iter().zip(encoded) {
             for (t, (tok, v)) in docs[d].sentences[s].tokens.iter().zip(vecs).enumerate() {
                 if !tok.gold.is_empty() || tok.instance.is_some() {

@@ -222,9 +222,20 @@ impl Knn {
                     .unwrap_or_default()
             })
             .collect();
-        let mut vecs = self
-            .encoder
-            .encode_words_summed(&words, self.core.vectors.params.pooled_layers);
+        // only the targets' vectors are read
+        let mut select: Vec<Vec<bool>> = words.iter().map(|w| vec![false; w.len()]).collect();
+        for c in targets {
+            if let Ok(s) = wanted.binary_search(&c.target.sentence) {
+                if let Some(f) = select[s].get_mut(c.target.token) {
+                    *f = true;
+                }
+            }
+        }
+        let mut vecs = self.encoder.encode_selected_summed(
+            &words,
+            self.core.vectors.params.pooled_layers,
+            &select,
+        );
         targets
             .iter()
             .map(|c| {

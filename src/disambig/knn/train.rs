@@ -155,7 +155,18 @@ impl KnnModel {
                         .collect()
                 })
                 .collect();
-            let vectors = encoder.encode_words_summed(&words, layers);
+            // only the tagged tokens' vectors are read
+            let tagged_flags: Vec<Vec<bool>> = chunk
+                .iter()
+                .map(|(_, doc, i)| {
+                    doc.sentences[*i]
+                        .tokens
+                        .iter()
+                        .map(|t| !t.gold.is_empty())
+                        .collect()
+                })
+                .collect();
+            let vectors = encoder.encode_selected_summed(&words, layers, &tagged_flags);
             for ((di, doc, i), vecs) in chunk.iter().zip(vectors) {
                 for (ti, (tok, v)) in doc.sentences[*i].tokens.iter().zip(vecs).enumerate() {
                     if tok.gold.is_empty() {
@@ -213,7 +224,11 @@ impl KnnModel {
         let seen_in_corpus = sums.len();
         for chunk in examples.chunks(TRAIN_BATCH) {
             let words: Vec<Vec<String>> = chunk.iter().map(|(_, c)| c.words.clone()).collect();
-            let vectors = encoder.encode_words_summed(&words, layers);
+            let at: Vec<Vec<bool>> = chunk
+                .iter()
+                .map(|(_, c)| (0..c.words.len()).map(|w| w == c.at).collect())
+                .collect();
+            let vectors = encoder.encode_selected_summed(&words, layers, &at);
             for ((id, c), vecs) in chunk.iter().zip(vectors) {
                 let Some(v) = vecs.get(c.at) else { continue };
                 let unit = normalized(v);
