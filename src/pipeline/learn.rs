@@ -155,6 +155,28 @@ struct Occurrence {
     free: bool,
 }
 
+/// The byte spans (in the rebuilt text, `spans` from [`crate::pipeline::rebuild_text`]) of
+/// `doc`'s gold instances, sorted.
+fn instance_spans(doc: &Document, spans: &[Vec<(usize, usize)>]) -> Vec<(usize, usize)> {
+    let mut inst: Vec<(usize, usize)> = Vec::new();
+    for (s, sent) in doc.sentences.iter().enumerate() {
+        for (i, t) in sent.tokens.iter().enumerate() {
+            if t.instance.is_some() {
+                inst.push(spans[s][i]);
+            }
+        }
+    }
+    inst.sort_unstable();
+    inst
+}
+
+/// Does the span `(s, e)` overlap one of the sorted, disjoint gold
+/// instance spans `inst`?
+fn overlaps_instance(inst: &[(usize, usize)], (s, e): (usize, usize)) -> bool {
+    let k = inst.partition_point(|&(gs, _)| gs < e);
+    k > 0 && inst[k - 1].1 > s
+}
+
 /// Count, for every candidate collocation occurrence in `docs` (SemCor,
 /// train split), whether the annotators made it one sense-tagged unit with
 /// that lemma and part of speech, and choose `α` and the threshold.
@@ -249,19 +271,8 @@ fn doc_occurrences(
     doc_index: usize,
 ) -> Vec<Occurrence> {
     let (text, spans) = rebuild_text(doc);
-    let mut inst: Vec<(usize, usize)> = Vec::new();
-    for (s, sent) in doc.sentences.iter().enumerate() {
-        for (i, t) in sent.tokens.iter().enumerate() {
-            if t.instance.is_some() {
-                inst.push(spans[s][i]);
-            }
-        }
-    }
-    inst.sort_unstable();
-    let tagged = |(s, e): (usize, usize)| {
-        let k = inst.partition_point(|&(gs, _)| gs < e);
-        k > 0 && inst[k - 1].1 > s
-    };
+    let inst = instance_spans(doc, &spans);
+    let tagged = |span| overlaps_instance(&inst, span);
     let mut gold: FxHashMap<(usize, usize), &Token> = FxHashMap::default();
     let mut units: Vec<(usize, usize)> = Vec::new();
     for (s, sent) in doc.sentences.iter().enumerate() {
@@ -346,19 +357,8 @@ pub fn learn_targets(
         .par_iter()
         .map(|doc| {
             let (text, spans) = rebuild_text(doc);
-            let mut inst: Vec<(usize, usize)> = Vec::new();
-            for (s, sent) in doc.sentences.iter().enumerate() {
-                for (i, t) in sent.tokens.iter().enumerate() {
-                    if t.instance.is_some() {
-                        inst.push(spans[s][i]);
-                    }
-                }
-            }
-            inst.sort_unstable();
-            let overlaps = |(s, e): (usize, usize)| {
-                let k = inst.partition_point(|&(gs, _)| gs < e);
-                k > 0 && inst[k - 1].1 > s
-            };
+            let inst = instance_spans(doc, &spans);
+            let overlaps = |span| overlaps_instance(&inst, span);
             let analysed = pipeline.analyse(&doc.id, &text, 0, 0);
             let mut out = Vec::new();
             for sent in &analysed.sentences {
@@ -645,6 +645,21 @@ pub fn lemma_rule_report(inv: &Inventory, docs: &[Document]) -> FxHashMap<char, 
     out
 }
 
+/// WordNet, the POS model and SemCor's train split from the checkout
+/// (`wordnet/dict`, `models/pos.wsd`, `corpora/semcor3.0`), for the ignored
+/// generator tests.
+#[cfg(test)]
+pub(crate) fn checkout_train_resources() -> (Inventory, PosTagger, Vec<Document>) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
+    let (_, body) = crate::model_io::read_model(&root.join("models/pos.wsd"), "pos", None)
+        .expect("models/pos.wsd");
+    let tagger = PosTagger::from_bytes(&body).expect("POS model");
+    let docs =
+        crate::corpus::read_semcor(root.join("corpora/semcor3.0"), crate::corpus::Split::Train)
+            .expect("SemCor");
+    (inv, tagger, docs)
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -765,14 +780,9 @@ mod tests {
     #[test]
     #[ignore]
     fn regenerate_front_end_tables() {
-        use crate::corpus::{read_semcor, Split};
         use crate::text::MweMode;
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
-        let (_, body) = crate::model_io::read_model(&root.join("models/pos.wsd"), "pos", None)
-            .expect("models/pos.wsd");
-        let tagger = PosTagger::from_bytes(&body).expect("POS model");
-        let docs = read_semcor(root.join("corpora/semcor3.0"), Split::Train).expect("SemCor");
+        let (inv, tagger, docs) = super::checkout_train_resources();
         let t = std::time::Instant::now();
         let greedy = MweMatcher::with_mode(&inv, MweMode::Greedy);
         let (ev, fit) = learn_mwe_evidence(&inv, &tagger, &greedy, &docs);

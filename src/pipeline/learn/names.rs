@@ -237,16 +237,9 @@ mod tests {
     #[test]
     #[ignore]
     fn regenerate_name_model() {
-        use crate::corpus::{read_semcor, Split};
-        use crate::pos::PosTagger;
         use crate::text::{MweMatcher, MweMode};
-        use crate::wordnet::Inventory;
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
-        let (_, body) = crate::model_io::read_model(&root.join("models/pos.wsd"), "pos", None)
-            .expect("models/pos.wsd");
-        let tagger = PosTagger::from_bytes(&body).expect("POS model");
-        let docs = read_semcor(root.join("corpora/semcor3.0"), Split::Train).expect("SemCor");
+        let (inv, tagger, docs) = super::super::checkout_train_resources();
         let mwe = MweMatcher::with_mode(&inv, MweMode::Learned);
         let pipeline = Pipeline {
             inv: &inv,
