@@ -14,7 +14,6 @@ mod cli;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    no_transparent_huge_pages();
     let args = cli::Cli::parse();
     wsd::atomic::install_signal_cleanup();
     if cli::writes_stdout(&args) && stdout_closed() {
@@ -67,21 +66,3 @@ static CHECK_STDOUT: extern "C" fn() = {
     }
     check
 };
-
-/// Turns transparent huge pages off for this process (Linux).
-///
-/// With THP set to `always` (as on the project's machines), every time
-/// mimalloc hands out fresh or purged arena memory the first touch faults
-/// in a whole 2 MB page that the kernel zeroes: the encoder's per-layer
-/// buffers come and go, and `perf` put 10% of `wsd tag --method knn`'s
-/// CPU time in `clear_page_erms` (kernel time 16.7% of samples against
-/// 9.5% with THP off). With 4 KB pages only the touched pages are zeroed.
-/// The answers are the same; if the call fails nothing changes.
-fn no_transparent_huge_pages() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: PR_SET_THP_DISABLE takes plain integers and only sets a
-    // flag of the calling process.
-    unsafe {
-        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
-    }
-}
