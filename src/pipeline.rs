@@ -469,10 +469,14 @@ fn pos_index(p: Pos) -> usize {
 /// The soft-max temperature: [`POS_TEMPERATURE`], or `$WSD_POS_TEMPERATURE`
 /// (for the tuning runs).
 fn temperature() -> f32 {
-    std::env::var("WSD_POS_TEMPERATURE")
-        .ok()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(POS_TEMPERATURE)
+    // Read once: this is asked for every sentence.
+    static T: std::sync::OnceLock<f32> = std::sync::OnceLock::new();
+    *T.get_or_init(|| {
+        std::env::var("WSD_POS_TEMPERATURE")
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .unwrap_or(POS_TEMPERATURE)
+    })
 }
 
 /// Settle the part-of-speech alternatives of an analysed document
@@ -634,9 +638,8 @@ pub fn name_or_wordnet<S: AsRef<str>>(
     {
         return None;
     }
-    let wordnet = pos
-        .and_then(|p| choose_lemma(inv, w, p))
-        .or_else(|| abbreviation(inv, w));
+    // choose_lemma reads an abbreviation by its letters (`Nov.` → `nov`).
+    let wordnet = pos.and_then(|p| choose_lemma(inv, w, p));
     if wordnet.is_none() && name_lemma(w, t).is_none() {
         return None;
     }
@@ -647,16 +650,6 @@ pub fn name_or_wordnet<S: AsRef<str>>(
     } else {
         Some(NAME_CLASSES[c].to_string())
     })
-}
-
-/// The WordNet noun of an abbreviation by its letters: `Nov.` → `nov`,
-/// `Dec.` → `dec` (as SemCor's annotators lemmatise them).
-pub fn abbreviation(inv: &Inventory, word: &str) -> Option<String> {
-    let stem = word.strip_suffix('.')?;
-    if stem.is_empty() || !stem.chars().all(char::is_alphabetic) {
-        return None;
-    }
-    choose_lemma(inv, stem, Pos::Noun)
 }
 
 /// The lemma SemCor's annotators give a proper name they tag as a person,

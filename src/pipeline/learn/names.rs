@@ -116,9 +116,7 @@ fn doc_examples(
                 continue;
             };
             let pos = Pos::from_tag(t);
-            let wordnet = pos
-                .and_then(|p| choose_lemma(inv, w, p))
-                .or_else(|| super::super::abbreviation(inv, w));
+            let wordnet = pos.and_then(|p| choose_lemma(inv, w, p));
             if wordnet.is_none() && name_lemma(w, t).is_none() {
                 continue;
             }
