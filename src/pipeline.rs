@@ -168,10 +168,11 @@ impl Pipeline<'_> {
             sentences: Vec::new(),
         };
         let mut memory = NameMemory::default();
+        let mut memo = crate::pos::category::CandidateMemo::default();
         for (si, raw) in split_sentences(text).into_iter().enumerate() {
             let sno = first_sentence + si;
             let words: Vec<&str> = raw.iter().map(|t| t.text.as_str()).collect();
-            let (tags, dists, cats) = self.tag(&words);
+            let (tags, dists, cats) = self.tag(&words, &mut memo);
             let mut poses: Vec<Option<Pos>> = tags
                 .iter()
                 .zip(&words)
@@ -184,7 +185,7 @@ impl Pipeline<'_> {
                         tags: &tags,
                         probs: &cats,
                     };
-                    m.revise(self.inv, self.tagger, s, &mut poses)
+                    m.revise(self.inv, self.tagger, s, &mut poses, &mut memo)
                 }
                 None => vec![false; words.len()],
             };
@@ -297,7 +298,11 @@ impl Pipeline<'_> {
     /// Tag a sentence: the tags, and what steps 1b and 5 need — each
     /// word's tag distribution (`--pos-alternatives`) and its category
     /// probabilities (the category model) — when they are on.
-    fn tag(&self, words: &[&str]) -> (Vec<String>, Vec<Vec<f32>>, Vec<[f32; 4]>) {
+    fn tag(
+        &self,
+        words: &[&str],
+        memo: &mut crate::pos::category::CandidateMemo,
+    ) -> (Vec<String>, Vec<Vec<f32>>, Vec<[f32; 4]>) {
         let t = temperature();
         if self.pos_alternatives.is_some() {
             let (tags, dists) = self.tagger.tag_with_probabilities(words, t);
@@ -308,7 +313,9 @@ impl Pipeline<'_> {
                 .collect();
             (tags, dists, cats)
         } else if self.pos_categories.is_some() {
-            let (tags, cats) = self.tagger.tag_with_category_probabilities(words, t);
+            let want =
+                crate::pos::category::wanted_probabilities(self.tagger, self.inv, words, memo);
+            let (tags, cats) = self.tagger.tag_with_category_probabilities(words, t, &want);
             (tags, Vec::new(), cats)
         } else {
             (self.tagger.tag(words), Vec::new(), Vec::new())

@@ -149,12 +149,63 @@ pub fn allowed(inv: &Inventory, word: &str) -> (u8, [u32; 4]) {
 /// tagger's lexicon ([`super::Lexicon::bits`]) rules out most words
 /// without a morphy look-up.
 pub fn candidate(tagger: &super::PosTagger, inv: &Inventory, word: &str) -> Option<(u8, [u32; 4])> {
-    let lex = tagger.lexicon.bits(word);
-    if !tagger.lexicon.is_empty() && ((lex | lex >> 4) & 0xf).count_ones() < 2 {
+    if !may_be_candidate(tagger, word) {
         return None;
     }
     let (bits, counts) = allowed(inv, word);
     (bits.count_ones() >= 2).then_some((bits, counts))
+}
+
+/// The cheap half of [`candidate`]: whether the tagger's lexicon leaves
+/// `word` possibly in two categories or more (with no lexicon, every word
+/// may be).
+pub fn may_be_candidate(tagger: &super::PosTagger, word: &str) -> bool {
+    let lex = tagger.lexicon.bits(word);
+    tagger.lexicon.is_empty() || ((lex | lex >> 4) & 0xf).count_ones() >= 2
+}
+
+/// [`candidate`] remembered per word, for one document: a word is looked
+/// up (four morphy calls and their senses) once, not at each occurrence
+/// and again when its neighbours are.
+#[derive(Debug, Default)]
+pub struct CandidateMemo {
+    seen: FxHashMap<Box<str>, Option<(u8, [u32; 4])>>,
+}
+
+impl CandidateMemo {
+    /// [`candidate`] of `word`, computed at its first occurrence.
+    pub fn candidate(
+        &mut self,
+        tagger: &super::PosTagger,
+        inv: &Inventory,
+        word: &str,
+    ) -> Option<(u8, [u32; 4])> {
+        if let Some(&c) = self.seen.get(word) {
+            return c;
+        }
+        let c = candidate(tagger, inv, word);
+        self.seen.insert(word.into(), c);
+        c
+    }
+}
+
+/// Which words of a sentence need the tagger's category probabilities
+/// (the `want` of [`super::PosTagger::tag_with_category_probabilities`]):
+/// the candidates and their neighbours, which [`features`]' neighbour
+/// templates read. Skipping the others' soft-max changes no decision.
+pub fn wanted_probabilities<S: AsRef<str>>(
+    tagger: &super::PosTagger,
+    inv: &Inventory,
+    words: &[S],
+    memo: &mut CandidateMemo,
+) -> Vec<bool> {
+    let cand: Vec<bool> = words
+        .iter()
+        .map(|w| memo.candidate(tagger, inv, w.as_ref()).is_some())
+        .collect();
+    (0..words.len())
+        .map(|i| cand[i.saturating_sub(1)..(i + 2).min(words.len())].contains(&true))
+        .collect()
 }
 
 /// The tagger's category probabilities of a tag distribution (in the order
@@ -443,6 +494,7 @@ impl CategoryModel {
         tagger: &super::PosTagger,
         s: Tagged,
         poses: &mut [Option<Pos>],
+        memo: &mut CandidateMemo,
     ) -> Vec<bool> {
         let mut changed = vec![false; s.words.len()];
         if self.is_empty() || s.probs.len() != s.words.len() || s.tags.len() != s.words.len() {
@@ -451,7 +503,7 @@ impl CategoryModel {
         let mut feats = Features::default();
         for i in 0..s.words.len() {
             let Some(tagged) = poses[i] else { continue };
-            let Some((bits, counts)) = candidate(tagger, inv, s.words[i]) else {
+            let Some((bits, counts)) = memo.candidate(tagger, inv, s.words[i]) else {
                 continue;
             };
             feats.hashes.clear();
@@ -634,10 +686,12 @@ pub fn doc_examples(
         }
     }
     let mut out = Vec::new();
+    let mut memo = CandidateMemo::default();
     for raw in crate::text::split_sentences(&text) {
         let words: Vec<&str> = raw.iter().map(|t| t.text.as_str()).collect();
+        let want = wanted_probabilities(tagger, inv, &words, &mut memo);
         let (tags, probs) =
-            tagger.tag_with_category_probabilities(&words, crate::pipeline::POS_TEMPERATURE);
+            tagger.tag_with_category_probabilities(&words, crate::pipeline::POS_TEMPERATURE, &want);
         let sent = Tagged {
             words: &words,
             tags: &tags,
@@ -650,7 +704,7 @@ pub fn doc_examples(
             let Some(tagged) = crate::pipeline::tag_category(inv, &tags[i], words[i]) else {
                 continue;
             };
-            let Some((bits, counts)) = candidate(tagger, inv, words[i]) else {
+            let Some((bits, counts)) = memo.candidate(tagger, inv, words[i]) else {
                 continue;
             };
             if bits & (1 << g.index()) == 0 {

@@ -427,7 +427,7 @@ impl PosTagger {
         words: &[S],
         temperature: f32,
     ) -> (Vec<String>, Vec<Vec<f32>>) {
-        self.tag_with_distributions(words, temperature, <[f32]>::to_vec)
+        self.tag_with_distributions(words, temperature, None, <[f32]>::to_vec)
     }
 
     /// [`PosTagger::tag_with_probabilities`] summed per WordNet category
@@ -437,13 +437,14 @@ impl PosTagger {
         &self,
         words: &[S],
         temperature: f32,
+        want: &[bool],
     ) -> (Vec<String>, Vec<[f32; 4]>) {
         let cats: Vec<Option<usize>> = self
             .tags
             .iter()
             .map(|t| crate::wordnet::Pos::from_tag(t).map(crate::wordnet::Pos::index))
             .collect();
-        self.tag_with_distributions(words, temperature, |dist| {
+        self.tag_with_distributions(words, temperature, Some(want), |dist| {
             let mut out = [0f32; 4];
             for (c, &p) in cats.iter().zip(dist) {
                 if let Some(c) = c {
@@ -456,16 +457,26 @@ impl PosTagger {
 
     /// Greedy tagging with each word's tag distribution (see
     /// [`PosTagger::tag_with_probabilities`]) passed through `keep`.
-    fn tag_with_distributions<S: AsRef<str>, T>(
+    /// With `want` (one flag per word), only the flagged words get theirs
+    /// (the soft-max is most of the cost past the scores); the others get
+    /// `T::default()`. The tags are the same either way.
+    fn tag_with_distributions<S: AsRef<str>, T: Default>(
         &self,
         words: &[S],
         temperature: f32,
+        want: Option<&[bool]>,
         keep: impl Fn(&[f32]) -> T,
     ) -> (Vec<String>, Vec<T>) {
         if self.tags.is_empty() {
             return (Vec::new(), Vec::new());
         }
         let (pieces, spans) = expand(words.iter().map(AsRef::as_ref));
+        let mut piece_wanted = vec![want.is_none(); pieces.len()];
+        if let Some(want) = want {
+            for (span, &w) in spans.iter().zip(want) {
+                piece_wanted[span.clone()].iter_mut().for_each(|x| *x = w);
+            }
+        }
         let ctx = Context::new(&pieces, self.flags, &self.lexicon);
         let n = self.tags.len();
         let mut ids = Vec::with_capacity(ctx.len());
@@ -475,11 +486,13 @@ impl PosTagger {
         let (mut prev, mut prev2) = (START, START2);
         let t = temperature.max(1e-3);
         let mut dist = vec![0f32; n];
-        for i in 0..ctx.len() {
+        for (i, &wanted) in piece_wanted.iter().enumerate() {
             let guess = match self.tagdict.get(&ctx.raw[i]) {
                 Some(&g) => {
-                    dist.iter_mut().for_each(|d| *d = 0.0);
-                    dist[usize::from(g)] = 1.0;
+                    if wanted {
+                        dist.iter_mut().for_each(|d| *d = 0.0);
+                        dist[usize::from(g)] = 1.0;
+                    }
                     g
                 }
                 None => {
@@ -487,18 +500,20 @@ impl PosTagger {
                     scores.iter_mut().for_each(|s| *s = 0.0);
                     self.add_scores(&feats, &mut scores);
                     let g = argmax(&scores);
-                    let max = scores[usize::from(g)];
-                    let mut z = 0f32;
-                    for (d, &s) in dist.iter_mut().zip(&scores) {
-                        *d = ((s - max) / t).exp();
-                        z += *d;
+                    if wanted {
+                        let max = scores[usize::from(g)];
+                        let mut z = 0f32;
+                        for (d, &s) in dist.iter_mut().zip(&scores) {
+                            *d = ((s - max) / t).exp();
+                            z += *d;
+                        }
+                        dist.iter_mut().for_each(|d| *d /= z);
                     }
-                    dist.iter_mut().for_each(|d| *d /= z);
                     g
                 }
             };
             ids.push(guess);
-            dists.push(Some(keep(&dist)));
+            dists.push(wanted.then(|| keep(&dist)));
             prev2 = prev;
             prev = guess;
         }
@@ -512,11 +527,8 @@ impl PosTagger {
                 span.end - 1
             };
             tags.push(self.tags[usize::from(ids[k])].clone());
-            out.push(
-                dists[k]
-                    .take()
-                    .expect("each word's distribution is taken once"),
-            );
+            // Spans are disjoint: each piece's distribution is taken once.
+            out.push(dists[k].take().unwrap_or_default());
         }
         (tags, out)
     }
@@ -646,6 +658,22 @@ mod tests {
             let best = argmax(d);
             assert_eq!(&tagger.tagset()[usize::from(best)], t);
         }
+        // Category probabilities for some words only: the same tags, the
+        // same probabilities for the words asked, nothing for the others.
+        let all = vec![true; words.len()];
+        let some: Vec<bool> = (0..words.len()).map(|i| i % 2 == 0).collect();
+        let (tags_all, cats_all) = tagger.tag_with_category_probabilities(&words, 1.0, &all);
+        let (tags_some, cats_some) = tagger.tag_with_category_probabilities(&words, 1.0, &some);
+        assert_eq!(tags_all, greedy);
+        assert_eq!(tags_some, greedy);
+        for i in 0..words.len() {
+            if some[i] {
+                assert_eq!(cats_some[i], cats_all[i]);
+            } else {
+                assert_eq!(cats_some[i], [0f32; 4]);
+            }
+        }
+        assert!(cats_all.iter().any(|c| c.iter().sum::<f32>() > 0.5));
         // A higher temperature flattens the distribution.
         let (_, hot) = tagger.tag_with_probabilities(&words, 50.0);
         let top = |d: &[f32]| d.iter().copied().fold(0f32, f32::max);

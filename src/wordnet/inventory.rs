@@ -3,9 +3,11 @@
 //! `*.exc` file once, the four categories in parallel.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use super::dict::{content_lines, find_dict, read_file};
@@ -45,6 +47,31 @@ pub struct Inventory {
     /// sense key → its `index.sense` entry (offset, sense number, tag count).
     keys: FxHashMap<Box<str>, KeyRecord>,
     checksum: OnceLock<String>,
+    /// Unique per loaded inventory, so a thread's morphy memo
+    /// ([`MorphyMemo`]) never answers for another one.
+    id: u64,
+}
+
+/// Source of [`Inventory::id`]s.
+static NEXT_INVENTORY_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Words a thread's [`MorphyMemo`] holds before it starts afresh.
+const MORPHY_MEMO_WORDS: usize = 1 << 16;
+
+/// [`Inventory::morphy`]'s answers per word and category, for the last
+/// inventory this thread asked. The text pipeline asks morphy about the
+/// same word several times (collocation starts and ends, the category
+/// model's four categories, the lemma) and about the same frequent words
+/// over and over; a look-up here is several times cheaper than morphy's
+/// exception table, suffix rules and index probes.
+#[derive(Default)]
+struct MorphyMemo {
+    inventory: u64,
+    words: FxHashMap<Box<str>, [Option<Vec<String>>; 4]>,
+}
+
+thread_local! {
+    static MORPHY_MEMO: RefCell<MorphyMemo> = RefCell::new(MorphyMemo::default());
 }
 
 #[derive(Clone, Copy)]
@@ -164,6 +191,7 @@ impl Inventory {
             categories,
             keys,
             checksum: OnceLock::new(),
+            id: NEXT_INVENTORY_ID.fetch_add(1, Ordering::Relaxed),
         };
         for (ci, index) in indexes.into_iter().enumerate() {
             let pos = Pos::ALL[ci];
@@ -300,9 +328,25 @@ impl Inventory {
             .collect()
     }
 
-    /// Base forms of `word` in `pos` (WordNet's morphy).
+    /// Base forms of `word` in `pos` (WordNet's morphy), remembered per
+    /// thread ([`MorphyMemo`]).
     pub fn morphy(&self, word: &str, pos: Pos) -> Vec<String> {
-        morphy::morphy(self, word, pos)
+        MORPHY_MEMO.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            if memo.inventory != self.id {
+                memo.words.clear();
+                memo.inventory = self.id;
+            }
+            if let Some(Some(bases)) = memo.words.get(word).map(|slots| &slots[pos.index()]) {
+                return bases.clone();
+            }
+            let bases = morphy::morphy(self, word, pos);
+            if memo.words.len() >= MORPHY_MEMO_WORDS {
+                memo.words.clear();
+            }
+            memo.words.entry(word.into()).or_default()[pos.index()] = Some(bases.clone());
+            bases
+        })
     }
 
     /// The synset of a sense key, with the key's sense number and tag count.
@@ -407,4 +451,41 @@ fn load_sense_index(path: &Path) -> Result<FxHashMap<Box<str>, KeyRecord>> {
         );
     }
     Ok(keys)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini-wordnet")
+    }
+
+    /// The per-thread morphy memo answers for the inventory asked, not
+    /// for the one asked before it: two WordNets that differ in one
+    /// exception, asked in turn on one thread.
+    #[test]
+    fn morphy_memo_is_per_inventory() {
+        let other = std::env::temp_dir().join(format!("wsd-morphy-memo-{}", std::process::id()));
+        std::fs::create_dir_all(&other).unwrap();
+        for entry in std::fs::read_dir(fixture()).unwrap() {
+            let path = entry.unwrap().path();
+            std::fs::copy(&path, other.join(path.file_name().unwrap())).unwrap();
+        }
+        let exc = other.join("noun.exc");
+        let mut text = std::fs::read_to_string(&exc).unwrap();
+        text.push_str("wugs bank\n");
+        std::fs::write(&exc, text).unwrap();
+        let plain = Inventory::load(&fixture()).unwrap();
+        let with_wugs = Inventory::load(&other).unwrap();
+        for _ in 0..2 {
+            assert!(plain.morphy("wugs", Pos::Noun).is_empty());
+            assert_eq!(with_wugs.morphy("wugs", Pos::Noun), ["bank"]);
+            // Memoised answers equal morphy's own, per category.
+            for p in Pos::ALL {
+                assert_eq!(plain.morphy("banks", p), morphy::morphy(&plain, "banks", p));
+            }
+        }
+        std::fs::remove_dir_all(&other).ok();
+    }
 }
