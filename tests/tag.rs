@@ -298,3 +298,31 @@ fn pos_categories_revise_the_taggers_category() {
     assert_eq!(pos_of(&out, "American"), "american n");
     assert_eq!(pos_of(&out, "detergent"), "detergent a");
 }
+
+/// A word the category model revises but that is still no target keeps
+/// no category it was not disambiguated as: `in` after `lives` (a
+/// particle the tagger tags `VB`, which WordNet lacks for `in`) was shown
+/// as the adverb `r` although it has no sense. `in` the tagger itself
+/// tags `RB` keeps the tagger's `r`; `house` stays a noun target.
+#[test]
+fn revised_non_targets_show_no_model_category() {
+    let (code, out, err) = run_stdin(
+        tag().args(["--method", "mfs", "--format", "jsonl"]),
+        b"He lives in the house and walked in.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    let toks = v["tokens"].as_array().unwrap();
+    let row = |text: &str, tag: &str| {
+        toks.iter()
+            .find(|t| t["text"] == text && t["tag"] == tag)
+            .unwrap_or_else(|| panic!("no {text}/{tag} in {out}"))
+    };
+    let particle = row("in", "VB");
+    assert!(particle["pos"].is_null(), "{out}");
+    assert!(particle.get("sense").is_none_or(|s| s.is_null()), "{out}");
+    assert_eq!(row("in", "RB")["pos"], "r", "{out}");
+    let house = row("house", "NN");
+    assert_eq!(house["pos"], "n", "{out}");
+    assert!(house["sense"].is_string(), "{out}");
+}

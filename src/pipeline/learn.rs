@@ -747,13 +747,18 @@ mod tests {
         let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
         let docs = read_semcor(root.join("corpora/semcor3.0"), Split::Train).expect("SemCor");
         let cache = std::env::var_os("WSD_POS_FOLD_CACHE").map(std::path::PathBuf::from);
-        // `$WSD_POS_CATEGORY_TEMPLATES` and `$WSD_POS_CATEGORY_NO_BROWNV`
+        // `$WSD_POS_CATEGORY_TEMPLATES`, `$WSD_POS_CATEGORY_NO_BROWNV`,
+        // `$WSD_POS_CATEGORY_MIN_COUNT` (feature pruning) and
+        // `$WSD_POS_CATEGORY_SHOW=N` (the N most frequent held-out errors)
         // for the tuning runs.
         let mut opts = crate::pos::category::LearnOptions::default();
         if let Ok(t) = std::env::var("WSD_POS_CATEGORY_TEMPLATES") {
             opts.templates = t.parse().expect("a number");
         }
         opts.brownv = std::env::var_os("WSD_POS_CATEGORY_NO_BROWNV").is_none();
+        if let Ok(n) = std::env::var("WSD_POS_CATEGORY_MIN_COUNT") {
+            opts.min_count = n.parse().expect("a number");
+        }
         let (tsv, report) =
             crate::pos::category::learn(&inv, &docs, &opts, cache.as_deref()).expect("learning");
         eprintln!("{report}");
