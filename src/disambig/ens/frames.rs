@@ -373,8 +373,13 @@ mod tests {
         let s = sentence(&[("seems", V), ("happy", Some(Pos::Adj)), (".", None)]);
         assert_eq!(complement(&s, 0), Some(Complement::Adjective));
         // a passive participle has its object before it
-        let s = sentence(&[("it", None), ("was", V), ("raised", V), ("by", None)]);
+        let mut s = sentence(&[("it", None), ("was", V), ("raised", V), ("by", None)]);
+        s[1].lemma = Some("be".into());
+        s[2].lemma = Some("raise".into());
         assert_eq!(complement(&s, 2), Some(Complement::Object));
+        // without its lemma the participle is not told from a base form
+        s[2].lemma = None;
+        assert_eq!(complement(&s, 2), Some(Complement::Prep));
         let s = sentence(&[("ran", V), ("quoth", None)]);
         assert_eq!(complement(&s, 0), None);
     }
