@@ -8,6 +8,9 @@
 //! cargo run --release --example ens_lab -- /tmp/knn-cache KNN.wsd NB.wsd [L2] [--test]
 //! ```
 //! Tuning reads the train split (cross-validation) and the dev set only.
+//! `ENS_WITHOUT=f1,f2` leaves features out, `ENS_WEIGHTS=1` prints the
+//! weights, `ENS_SAVE=FILE` writes the model (for `wsd eval`), `ENS_FRAMES=1`
+//! learns the verb-frame features.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -126,6 +129,7 @@ fn main() {
     let opts = EnsTraining {
         sample_every: 2,
         l2,
+        frames: std::env::var("ENS_FRAMES").is_ok(),
         without: std::env::var("ENS_WITHOUT")
             .map(|v| {
                 v.split(',')
@@ -160,6 +164,10 @@ fn main() {
                 .collect::<Vec<_>>()
                 .join("\n")
         );
+    }
+    // ENS_SAVE=FILE keeps the model, to be scored by `wsd eval`
+    if let Ok(out) = std::env::var("ENS_SAVE") {
+        model.save(Path::new(&out), &inv).unwrap();
     }
     let ens = Ens::new(knn, nb, model, Path::new("lab")).unwrap();
     let mut dev = read_xml("corpora/wsd-eval/semeval2007/semeval2007.data.xml").unwrap();

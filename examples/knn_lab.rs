@@ -529,6 +529,7 @@ impl Lab {
                     ctx: (count > 0).then(|| wsd::disambig::knn::normalized(&sum)),
                     gloss,
                     exemplars: Vec::new(),
+                    resultant: (count > 0).then(|| wsd::disambig::knn::dot(&sum, &sum).sqrt()),
                 })
                 .collect(),
             senses: Vec::new(),

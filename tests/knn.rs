@@ -157,6 +157,7 @@ fn wrong_method_truncated_missing_encoder_and_wrong_width_are_refused() {
             ctx: Some(vec![0.5; 8]),
             gloss: None,
             exemplars: vec![],
+            resultant: Some(1.0),
         }],
         senses: vec![],
         instances: vec![],

@@ -18,6 +18,8 @@ use crate::disambig::knn::{dot, normalized, Knn};
 use crate::disambig::lesk::ExtendedLesk;
 use crate::disambig::naive_bayes::NaiveBayes;
 use crate::disambig::Disambiguator;
+
+use super::frames::{frame_fits, FrameFit};
 use crate::wordnet::{Inventory, Pos, Sense, SynsetId};
 
 /// Gloss weight of kNN's combined score (`knn`'s default, with which its
@@ -67,10 +69,11 @@ impl KnnEvidence {
 /// helped make (leave-one-document-out).
 ///
 /// The model stores each centroid as a unit vector `c` with its instance
-/// count `n`; the sum it was normalised from is `R·c`, with `R = |Σ v|`
-/// unknown. `R = c · Σ v` over all `n` instances, so it is estimated from
-/// the instances at hand (the encoded sample) as `n · mean(c · v)`
-/// ([`Resultants::estimate`]), exact when the sample holds every instance.
+/// count `n`; the sum it was normalised from is `R·c`, with `R = |Σ v|`.
+/// A model of format 4 stores `R` too ([`Knn::resultant`]); for older
+/// ones `R = c · Σ v` over all `n` instances is estimated from the
+/// instances at hand (the encoded sample) as `n · mean(c · v)`
+/// ([`Resultants::new`]), exact only when the sample holds every instance.
 /// The centroid without the document is then the direction of
 /// `R·c − Σ_doc v` (absent when the document holds all `n`). Sense-key
 /// centroids are unit vectors too and are treated the same way, per key.
@@ -105,14 +108,17 @@ impl Removal {
     }
 }
 
-/// Estimated resultant lengths `R = |Σ v|` of the centroids, synsets' and
-/// sense keys' (see [`Removal`]).
+/// The resultant lengths `R = |Σ v|` of the centroids, synsets' and
+/// sense keys' (see [`Removal`]): the model's own where it stores them,
+/// else estimated.
 #[derive(Clone, Debug, Default)]
 pub struct Resultants {
     /// Per synset centroid.
     pub synsets: HashMap<SynsetId, f32>,
     /// Per sense-key centroid.
     pub keys: HashMap<String, f32>,
+    /// How many of them were estimated (not stored in the model).
+    pub estimated: usize,
 }
 
 /// The resultant length of a centroid of `n` instances from `k` sampled
@@ -127,24 +133,40 @@ fn resultant(n: u32, sum_cos: f64, k: u32) -> Option<f32> {
 }
 
 impl Resultants {
-    /// From the sampled instances: per synset (and per sense key) the sum
-    /// of `c · v` and the number of instances, see [`resultant`].
-    pub fn estimate(
+    /// The resultant lengths of the centroids the sample touches: the
+    /// model's where it stores them (format 4), else estimated from the
+    /// sampled instances, given per synset (and per sense key) as the sum
+    /// of `c · v` and the number of instances (see [`resultant`]).
+    pub fn new(
         knn: &Knn,
         synsets: &HashMap<SynsetId, (f64, u32)>,
         keys: &HashMap<String, (f64, u32)>,
     ) -> Resultants {
+        let mut estimated = 0;
+        let synsets = synsets
+            .iter()
+            .filter_map(|(id, &(c, k))| {
+                let r = knn.resultant(*id).or_else(|| {
+                    estimated += 1;
+                    resultant(knn.centroid(*id)?.1, c, k)
+                })?;
+                Some((*id, r))
+            })
+            .collect();
+        let keys = keys
+            .iter()
+            .filter_map(|(key, &(c, k))| {
+                let r = knn.sense_resultant(key).or_else(|| {
+                    estimated += 1;
+                    resultant(knn.sense_centroid(key)?.1, c, k)
+                })?;
+                Some((key.clone(), r))
+            })
+            .collect();
         Resultants {
-            synsets: synsets
-                .iter()
-                .filter_map(|(id, &(c, k))| Some((*id, resultant(knn.centroid(*id)?.1, c, k)?)))
-                .collect(),
-            keys: keys
-                .iter()
-                .filter_map(|(key, &(c, k))| {
-                    Some((key.clone(), resultant(knn.sense_centroid(key)?.1, c, k)?))
-                })
-                .collect(),
+            synsets,
+            keys,
+            estimated,
         }
     }
 }
@@ -328,6 +350,8 @@ pub struct CandidateEvidence {
     /// The sense's tag count (at training: WordNet's minus the held-out
     /// document's own occurrences).
     pub count: u32,
+    /// How the verb's context fits the sense's WordNet frames.
+    pub frame: FrameFit,
 }
 
 /// What the candidates of one target share.
@@ -361,7 +385,8 @@ pub fn evidence(
     };
     let n = nb_evidence(nb, inv, doc, target, cands);
     let l = lesk.context_overlaps(inv, doc, target, cands);
-    combine(target, k, n, l, counts)
+    let f = frame_fits(inv, doc, target, cands);
+    combine(target, k, n, l, f, counts)
 }
 
 /// The evidence of each method put together per candidate (training
@@ -371,6 +396,7 @@ pub fn combine(
     knn: Vec<KnnEvidence>,
     nb: NbEvidence,
     lesk: Vec<f64>,
+    frames: Vec<FrameFit>,
     counts: &[u32],
 ) -> (TargetEvidence, Vec<CandidateEvidence>) {
     let out = (0..counts.len())
@@ -379,6 +405,7 @@ pub fn combine(
             nb: nb.log_posterior.get(i).copied().flatten(),
             lesk: lesk.get(i).copied().unwrap_or(0.0),
             count: counts[i],
+            frame: frames.get(i).copied().unwrap_or_default(),
         })
         .collect();
     (
@@ -444,6 +471,10 @@ pub const FEATURES: &[&str] = &[
     "knn.gloss×verb",
     "knn.gloss×adj",
     "knn.gloss×adv",
+    "frame.fits",
+    "frame.misfit",
+    "frame.subject_fits",
+    "frame.subject_misfit",
 ];
 
 /// Rank 0 for the best of `scores` (ties: the earlier), by decreasing score.
@@ -544,6 +575,13 @@ pub fn feature_rows(t: &TargetEvidence, cands: &[CandidateEvidence]) -> Vec<Vec<
             for base in [score, logpost, logshare, c.lesk, gloss] {
                 row.extend(pos.iter().map(|p| p * base));
             }
+            let fit = |x: Option<bool>, want: bool| flag(x == Some(want));
+            row.extend([
+                fit(c.frame.complement, true),
+                fit(c.frame.complement, false),
+                fit(c.frame.subject, true),
+                fit(c.frame.subject, false),
+            ]);
             debug_assert_eq!(row.len(), FEATURES.len());
             row
         })
@@ -568,6 +606,7 @@ mod tests {
             nb,
             lesk,
             count,
+            frame: FrameFit::default(),
         }
     }
 
@@ -621,7 +660,8 @@ mod tests {
         ];
         let sum: Vec<f32> = (0..3).map(|j| v.iter().map(|x| x[j]).sum()).collect();
         let c = normalized(&sum);
-        // R = c · Σ v, which Resultants estimates as n · mean(c · v)
+        // R = c · Σ v = |Σ v| (format 4 stores it; Resultants estimates it
+        // as n · mean(c · v) for older models)
         let r: f32 = v.iter().map(|x| dot(&c, x)).sum();
         let without_last = loo_centroid(&c, 3, r, 1, &v[2]).unwrap();
         let want = normalized(&[v[0][0] + v[1][0], v[0][1] + v[1][1], v[0][2] + v[1][2]]);

@@ -38,12 +38,13 @@
 //! since the weights were learnt on those features.
 
 pub mod features;
+pub mod frames;
 pub mod logreg;
 mod model;
 mod train;
 
 pub use model::{EnsModel, EnsParams};
-pub use train::{train, train_on_sample, EnsTraining, SampleVectors, L2_GRID};
+pub use train::{train, train_on_sample, EnsTraining, SampleVectors, FRAME_FEATURES, L2_GRID};
 
 use std::path::Path;
 

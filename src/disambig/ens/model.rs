@@ -168,13 +168,29 @@ impl EnsModel {
         EnsModel::from_parts(params, b.features, b.scale, b.weights, path)
     }
 
+    /// The model from its parts, checked. A model trained before the
+    /// last features were added (its list a prefix of [`FEATURES`]: new
+    /// features are appended) gets weight 0 for those, so it answers as
+    /// it did; any other list is refused.
     fn from_parts(
         params: EnsParams,
-        features: Vec<String>,
-        scale: Vec<f64>,
-        weights: Vec<f64>,
+        mut features: Vec<String>,
+        mut scale: Vec<f64>,
+        mut weights: Vec<f64>,
         path: &Path,
     ) -> Result<EnsModel> {
+        let prefix = features.len() <= FEATURES.len()
+            && features
+                .iter()
+                .map(String::as_str)
+                .eq(FEATURES[..features.len()].iter().copied());
+        if prefix && scale.len() == features.len() && weights.len() == features.len() {
+            for f in &FEATURES[features.len()..] {
+                features.push(f.to_string());
+                scale.push(1.0);
+                weights.push(0.0);
+            }
+        }
         if features
             .iter()
             .map(String::as_str)
@@ -310,5 +326,38 @@ pub(super) mod tests {
         assert!(e.contains("not a finite number"), "{e}");
         assert!((m.raw_weights()[1] - 0.25).abs() < 1e-12);
         assert!(m.weights_table().lines().count() == n + 1);
+    }
+
+    #[test]
+    fn a_model_from_before_the_last_features_loads_with_them_at_zero() {
+        let n = FEATURES.len();
+        let m = toy(vec![0.5; n]);
+        let p = Path::new("e.wsd");
+        let old = n - 4;
+        let got = EnsModel::from_parts(
+            m.params.clone(),
+            m.features[..old].to_vec(),
+            m.scale[..old].to_vec(),
+            m.weights[..old].to_vec(),
+            p,
+        )
+        .unwrap();
+        assert_eq!(got.features, m.features);
+        assert_eq!(got.weights[..old], m.weights[..old]);
+        assert!(got.weights[old..].iter().all(|&w| w == 0.0));
+        assert!(got.scale[old..].iter().all(|&s| s == 1.0));
+        // not a prefix (two swapped): refused
+        let mut f = m.features[..old].to_vec();
+        f.swap(0, 1);
+        let e = EnsModel::from_parts(
+            m.params.clone(),
+            f,
+            m.scale[..old].to_vec(),
+            m.weights[..old].to_vec(),
+            p,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("other features"), "{e}");
     }
 }

@@ -1,8 +1,7 @@
 //! The kNN model body and model file: save, load, and map.
 //!
 //! The body is a [safetensors](https://huggingface.co/docs/safetensors)
-//! blob. Format 3 (`WSDKNN03`, written since sense-key vectors, exemplar
-//! sentences and the model's own calibration) has five tensors:
+//! blob. Format 4 (`WSDKNN04`) has five tensors:
 //!
 //! ```text
 //! ctx        F32 [n_ctx, d]      context vectors, in entry order
@@ -16,8 +15,16 @@
 //!                                its key and count, the exemplar
 //!                                sentences (ids and text) and which
 //!                                vector points at which, the sentence of
-//!                                each kept instance, and the calibration
+//!                                each kept instance, the calibration,
+//!                                and the resultant length |Σ v| of
+//!                                every context and sense-key centroid
 //! ```
+//!
+//! Format 4 adds the resultant lengths to format 3 (`WSDKNN03`, written
+//! since sense-key vectors, exemplar sentences and the model's own
+//! calibration), so that `ens` training can take a held-out document out
+//! of a centroid exactly (the sum is `R · c`) instead of estimating `R`
+//! from a sample. Format 3 is still read, its resultants unknown (`None`).
 //!
 //! Format 2 (`WSDKNN02`: the first three tensors and a `meta` without the
 //! sense keys, sentences and calibration) is still read: such a model has
@@ -50,7 +57,10 @@ use crate::wordnet::{Inventory, Pos, SynsetId};
 use crate::{Error, Result};
 
 /// Body type and version, at the start of the metadata tensor.
-const META_TAG: &[u8; 8] = b"WSDKNN03";
+const META_TAG: &[u8; 8] = b"WSDKNN04";
+
+/// The format 3 tag (read, no longer written).
+const META_TAG_V3: &[u8; 8] = b"WSDKNN03";
 
 /// The format 2 tag (read, no longer written).
 const META_TAG_V2: &[u8; 8] = b"WSDKNN02";
@@ -61,6 +71,19 @@ struct MetaV2 {
     dim: u32,
     entries: Vec<MetaEntry>,
     instance_entry: Vec<u32>,
+}
+
+/// The structured part of a format 3 body.
+#[derive(Serialize, Deserialize)]
+struct MetaV3 {
+    dim: u32,
+    entries: Vec<MetaEntry>,
+    instance_entry: Vec<u32>,
+    senses: Vec<MetaSense>,
+    entry_exemplars: Vec<Vec<u32>>,
+    instance_sentences: Vec<u32>,
+    sentences: Vec<Exemplar>,
+    calibration: Option<KnnCalibration>,
 }
 
 /// The structured part of a body.
@@ -76,6 +99,28 @@ struct Meta {
     instance_sentences: Vec<u32>,
     sentences: Vec<Exemplar>,
     calibration: Option<KnnCalibration>,
+    /// Resultant length of each entry's context centroid (one per entry;
+    /// `None` for an entry without one).
+    entry_resultants: Vec<Option<f32>>,
+    /// Resultant length of each sense-key centroid (one per sense).
+    sense_resultants: Vec<Option<f32>>,
+}
+
+impl From<MetaV3> for Meta {
+    fn from(m: MetaV3) -> Meta {
+        Meta {
+            entry_resultants: vec![None; m.entries.len()],
+            sense_resultants: vec![None; m.senses.len()],
+            dim: m.dim,
+            entries: m.entries,
+            instance_entry: m.instance_entry,
+            senses: m.senses,
+            entry_exemplars: m.entry_exemplars,
+            instance_sentences: m.instance_sentences,
+            sentences: m.sentences,
+            calibration: m.calibration,
+        }
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -129,6 +174,8 @@ impl KnnModel {
             instance_sentences: self.instance_sentences.clone(),
             sentences: self.sentences.clone(),
             calibration: self.calibration.clone(),
+            entry_resultants: self.entries.iter().map(|e| e.resultant).collect(),
+            sense_resultants: self.senses.iter().map(|s| s.resultant).collect(),
         };
         let meta = model_io::to_body(META_TAG, &meta).expect("knn metadata always encodes");
         let ctx = le_bytes(
@@ -214,6 +261,8 @@ struct Layout {
     instance_sentences: Vec<u32>,
     sentences: Vec<Exemplar>,
     calibration: Option<KnnCalibration>,
+    entry_resultants: Vec<Option<f32>>,
+    sense_resultants: Vec<Option<f32>>,
     /// Byte ranges of the ctx, gloss, instance and sense matrices (the
     /// sense range is empty in format 2).
     ranges: [std::ops::Range<usize>; 4],
@@ -237,6 +286,8 @@ impl Layout {
             senses: self.senses,
             sense,
             entry_exemplars: self.entry_exemplars,
+            entry_resultants: self.entry_resultants,
+            sense_resultants: self.sense_resultants,
             instance_sentences: self.instance_sentences,
             sentences: self.sentences,
             calibration: self.calibration,
@@ -273,13 +324,17 @@ fn parse(path: &Path, params: &KnnParams, body: &[u8]) -> Result<Layout> {
         Meta {
             dim: m.dim,
             entry_exemplars: vec![Vec::new(); m.entries.len()],
+            entry_resultants: vec![None; m.entries.len()],
             entries: m.entries,
             instance_entry: m.instance_entry,
             senses: Vec::new(),
             instance_sentences: Vec::new(),
             sentences: Vec::new(),
             calibration: None,
+            sense_resultants: Vec::new(),
         }
+    } else if meta_t.data().starts_with(META_TAG_V3) {
+        model_io::from_body::<MetaV3>(path, META_TAG_V3, meta_t.data())?.into()
     } else {
         model_io::from_body(path, META_TAG, meta_t.data())?
     };
@@ -394,15 +449,66 @@ fn parse(path: &Path, params: &KnnParams, body: &[u8]) -> Result<Layout> {
         instance_sentences: meta.instance_sentences,
         sentences: meta.sentences,
         calibration: meta.calibration,
+        entry_resultants: meta.entry_resultants,
+        sense_resultants: meta.sense_resultants,
         ranges,
         rows,
     })
 }
 
-/// The checks of format 3's additions: one exemplar list per entry,
-/// sentence indices in range, one sentence per kept instance, and a
-/// calibration map that is a monotone map of probabilities.
+/// The checks of format 3's and 4's additions: one exemplar list per
+/// entry, sentence indices in range, one sentence per kept instance, a
+/// calibration map that is a monotone map of probabilities, and one
+/// resultant length per entry and per sense, each finite, within
+/// `[0, count]` (a sum of `count` unit vectors is no longer) and present
+/// exactly where there is a context vector.
 fn check_extras(path: &Path, meta: &Meta) -> Result<()> {
+    if meta.entry_resultants.len() != meta.entries.len()
+        || meta.sense_resultants.len() != meta.senses.len()
+    {
+        return Err(bad(
+            path,
+            format!(
+                "{} + {} resultant lengths for {} entries and {} sense keys",
+                meta.entry_resultants.len(),
+                meta.sense_resultants.len(),
+                meta.entries.len(),
+                meta.senses.len()
+            ),
+        ));
+    }
+    // rounding: a sum of n unit f32 vectors may come out a hair above n
+    let fits = |r: f32, n: u32| r.is_finite() && r >= 0.0 && r <= n as f32 * 1.001 + 1e-3;
+    for (e, r) in meta.entries.iter().zip(&meta.entry_resultants) {
+        match r {
+            Some(r) if !e.has_ctx || !fits(*r, e.count) => {
+                return Err(bad(
+                    path,
+                    format!(
+                        "resultant length {r} of synset {}-{} ({} instances{})",
+                        e.offset,
+                        e.pos.letter(),
+                        e.count,
+                        if e.has_ctx { "" } else { ", no context vector" }
+                    ),
+                ));
+            }
+            _ => {}
+        }
+    }
+    for (s, r) in meta.senses.iter().zip(&meta.sense_resultants) {
+        if let Some(r) = r {
+            if !fits(*r, s.count) {
+                return Err(bad(
+                    path,
+                    format!(
+                        "resultant length {r} of sense key {} ({} instances)",
+                        s.key, s.count
+                    ),
+                ));
+            }
+        }
+    }
     if meta.entry_exemplars.len() != meta.entries.len() {
         return Err(bad(
             path,
@@ -541,6 +647,7 @@ mod tests {
                     ctx: Some(vec![1.0, 0.0, 0.0]),
                     gloss: Some(vec![0.0, 1.0, 0.0]),
                     exemplars: vec![0, 1],
+                    resultant: Some(1.9),
                 },
                 Entry {
                     synset: SynsetId {
@@ -551,6 +658,7 @@ mod tests {
                     ctx: None,
                     gloss: Some(vec![0.0, 0.0, 1.0]),
                     exemplars: vec![],
+                    resultant: None,
                 },
                 Entry {
                     synset: SynsetId {
@@ -561,6 +669,7 @@ mod tests {
                     ctx: Some(vec![0.6, 0.8, 0.0]),
                     gloss: None,
                     exemplars: vec![1],
+                    resultant: Some(1.0),
                 },
             ],
             senses: vec![SenseEntry {
@@ -568,6 +677,7 @@ mod tests {
                 count: 2,
                 ctx: vec![0.0, 0.6, 0.8],
                 exemplars: vec![0, 1],
+                resultant: Some(1.5),
             }],
             instances: vec![(0, vec![1.0, 0.0, 0.0]), (2, vec![0.0, 1.0, 0.0])],
             instance_sentences: vec![0, 1],
@@ -646,6 +756,79 @@ mod tests {
         .unwrap()
     }
 
+    /// A format 3 body, as `wsd` wrote it before the resultant lengths:
+    /// the format 4 body with the format 3 metadata in its place.
+    fn to_bytes_v3(m: &KnnModel) -> Vec<u8> {
+        let ours = m.to_bytes();
+        let st = SafeTensors::deserialize(&ours).unwrap();
+        let meta: Meta = model_io::from_body(
+            Path::new("toy"),
+            META_TAG,
+            st.tensor("meta").unwrap().data(),
+        )
+        .unwrap();
+        let v3 = MetaV3 {
+            dim: meta.dim,
+            entries: meta.entries,
+            instance_entry: meta.instance_entry,
+            senses: meta.senses,
+            entry_exemplars: meta.entry_exemplars,
+            instance_sentences: meta.instance_sentences,
+            sentences: meta.sentences,
+            calibration: meta.calibration,
+        };
+        let v3 = model_io::to_body(META_TAG_V3, &v3).unwrap();
+        let names = ["ctx", "gloss", "instances", "senses"];
+        let mut tensors: Vec<(&str, TensorView<'_>)> =
+            names.iter().map(|&n| (n, st.tensor(n).unwrap())).collect();
+        tensors.push((
+            "meta",
+            TensorView::new(Dtype::U8, vec![v3.len()], &v3).unwrap(),
+        ));
+        safetensors::serialize(tensors, &None).unwrap()
+    }
+
+    #[test]
+    fn format_3_bodies_load_without_resultants() {
+        let m = toy();
+        let old = KnnModel::from_bytes(m.params.clone(), &to_bytes_v3(&m)).unwrap();
+        let mut want = m.clone();
+        for e in &mut want.entries {
+            e.resultant = None;
+        }
+        for s in &mut want.senses {
+            s.resultant = None;
+        }
+        assert_eq!(old, want);
+        // what format 4 adds is kept
+        let new = KnnModel::from_bytes(m.params.clone(), &m.to_bytes()).unwrap();
+        assert_eq!(new.entries[0].resultant, Some(1.9));
+        assert_eq!(new.senses[0].resultant, Some(1.5));
+    }
+
+    #[test]
+    fn resultant_lengths_are_checked() {
+        let check = |m: KnnModel, what: &str| {
+            let e = KnnModel::from_bytes(m.params.clone(), &m.to_bytes())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(what), "{e}");
+        };
+        // longer than the sum of its two unit vectors can be
+        let mut m = toy();
+        m.entries[0].resultant = Some(2.5);
+        check(m, "resultant length 2.5 of synset 8420278-n (2 instances)");
+        let mut m = toy();
+        m.entries[1].resultant = Some(0.5);
+        check(m, "no context vector");
+        let mut m = toy();
+        m.senses[0].resultant = Some(f32::NAN);
+        check(m, "resultant length NaN of sense key bank%1:14:00::");
+        let mut m = toy();
+        m.senses[0].resultant = Some(-1.0);
+        check(m, "sense key");
+    }
+
     /// `m` without what format 2 could not hold.
     fn as_v2(mut m: KnnModel) -> KnnModel {
         m.senses.clear();
@@ -654,6 +837,7 @@ mod tests {
         m.calibration = None;
         for e in &mut m.entries {
             e.exemplars.clear();
+            e.resultant = None;
         }
         m
     }

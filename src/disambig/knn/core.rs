@@ -130,6 +130,19 @@ impl Core {
         Some((self.vectors.sense.row(r), self.vectors.senses[r].count))
     }
 
+    /// The resultant length `|Σ v|` of a synset's centroid, when the
+    /// model stores it (format 4).
+    pub(super) fn resultant(&self, id: SynsetId) -> Option<f32> {
+        let &i = self.index.get(&id)?;
+        self.vectors.entry_resultants[i]
+    }
+
+    /// The resultant length of a sense key's centroid (format 4).
+    pub(super) fn sense_resultant(&self, key: &str) -> Option<f32> {
+        let &r = self.sense_index.get(key)?;
+        self.vectors.sense_resultants[r]
+    }
+
     /// A context vector borrowed for an unseen synset: its hypernyms'
     /// mean up to three levels, or its lexicographer file's.
     pub(super) fn propagated(&self, inv: &Inventory, id: SynsetId) -> Option<Cow<'_, [f32]>> {
@@ -369,6 +382,7 @@ mod tests {
             ctx: Some(ctx),
             gloss,
             exemplars: vec![],
+            resultant: Some(3.0),
         };
         let m = KnnModel {
             params: params(),
@@ -383,6 +397,7 @@ mod tests {
                     count: 2,
                     ctx: vec![0.0, 0.0, 1.0],
                     exemplars: vec![],
+                    resultant: Some(2.0),
                 }]
             } else {
                 vec![]

@@ -25,6 +25,12 @@ pub struct Entry {
     /// The training sentences nearest `ctx` ([`KnnModel::sentences`]
     /// indices, nearest first; empty in older models).
     pub exemplars: Vec<u32>,
+    /// The resultant length `|Σ v|` of the unit vectors `ctx` is the
+    /// direction of (`None` without `ctx`, and in models before format 4).
+    /// With it a caller can take instances out of the centroid exactly:
+    /// the sum is `resultant · ctx` (`ens`'s leave-one-document-out
+    /// features, which otherwise estimate it).
+    pub resultant: Option<f32>,
 }
 
 /// One sense key's own centroid (issue 13's sense-level vectors): the
@@ -40,6 +46,9 @@ pub struct SenseEntry {
     pub ctx: Vec<f32>,
     /// The training sentences nearest `ctx` ([`KnnModel::sentences`] indices).
     pub exemplars: Vec<u32>,
+    /// `|Σ v|` of the instances' unit vectors (`None` before format 4),
+    /// as [`Entry::resultant`].
+    pub resultant: Option<f32>,
 }
 
 /// The calibration a kNN model carries (issue 12): an isotonic map from
@@ -242,6 +251,11 @@ pub(super) struct Vectors {
     pub(super) sense: Matrix,
     /// Exemplar sentences of each entry.
     pub(super) entry_exemplars: Vec<Vec<u32>>,
+    /// Resultant length of each entry's context centroid, one per entry
+    /// (`None` without one, and all `None` before format 4).
+    pub(super) entry_resultants: Vec<Option<f32>>,
+    /// Resultant length of each sense-key centroid, one per sense.
+    pub(super) sense_resultants: Vec<Option<f32>>,
     /// Sentence of each instance row (empty or one per row).
     pub(super) instance_sentences: Vec<u32>,
     pub(super) sentences: Vec<Exemplar>,
@@ -288,6 +302,8 @@ impl Vectors {
                 .collect(),
             sense: Matrix::from_rows(d, model.senses.iter().map(|s| s.ctx.as_slice())),
             entry_exemplars: model.entries.iter().map(|e| e.exemplars.clone()).collect(),
+            entry_resultants: model.entries.iter().map(|e| e.resultant).collect(),
+            sense_resultants: model.senses.iter().map(|s| s.resultant).collect(),
             instance_sentences: model.instance_sentences.clone(),
             sentences: model.sentences.clone(),
             calibration: model.calibration.clone(),
@@ -303,12 +319,14 @@ impl Vectors {
                 .entries
                 .iter()
                 .zip(&self.entry_exemplars)
-                .map(|(e, x)| Entry {
+                .zip(&self.entry_resultants)
+                .map(|((e, x), r)| Entry {
                     synset: e.synset,
                     count: e.count,
                     ctx: e.ctx.map(|r| self.ctx.row(r as usize).to_vec()),
                     gloss: e.gloss.map(|r| self.gloss.row(r as usize).to_vec()),
                     exemplars: x.clone(),
+                    resultant: *r,
                 })
                 .collect(),
             senses: self
@@ -320,6 +338,7 @@ impl Vectors {
                     count: s.count,
                     ctx: self.sense.row(i).to_vec(),
                     exemplars: s.exemplars.clone(),
+                    resultant: self.sense_resultants[i],
                 })
                 .collect(),
             instances: self

@@ -163,6 +163,20 @@ impl Knn {
         self.core.sense_centroid(key)
     }
 
+    /// The resultant length `|Σ v|` of the unit vectors behind a synset's
+    /// centroid ([`Knn::centroid`] is their direction), when the model
+    /// stores it (format 4; `None` for older models): the raw sum is
+    /// `resultant · centroid`, which lets `ens` take a document's
+    /// instances out of it exactly.
+    pub fn resultant(&self, id: SynsetId) -> Option<f32> {
+        self.core.resultant(id)
+    }
+
+    /// The same for a sense key's centroid ([`Knn::sense_centroid`]).
+    pub fn sense_resultant(&self, key: &str) -> Option<f32> {
+        self.core.sense_resultant(key)
+    }
+
     /// The gloss vector of a synset (unit length), if the model has one.
     pub fn gloss_vector(&self, id: SynsetId) -> Option<&[f32]> {
         self.core

@@ -39,6 +39,12 @@ struct Row {
     keys: Vec<String>,
 }
 
+/// The Euclidean length of a raw sum: the resultant length a model of
+/// format 4 stores beside each centroid (see [`Entry::resultant`]).
+fn norm(sum: &[f32]) -> f32 {
+    sum.iter().map(|x| x * x).sum::<f32>().sqrt()
+}
+
 /// The sentence of a training token as an exemplar: its words, the token
 /// between asterisks, at most [`EXEMPLAR_WINDOW`] words on each side.
 fn exemplar(doc: &Document, sentence: usize, token: usize) -> Exemplar {
@@ -253,6 +259,7 @@ impl KnnModel {
                 ctx: Some(normalized(sum)),
                 gloss: None,
                 exemplars: Vec::new(),
+                resultant: Some(norm(sum)),
             })
             .collect();
         for chunk in gloss_synsets.chunks(TRAIN_BATCH) {
@@ -281,6 +288,7 @@ impl KnnModel {
                         ctx: None,
                         gloss: None,
                         exemplars: Vec::new(),
+                        resultant: None,
                     });
                     entries.len() - 1
                 });
@@ -306,6 +314,7 @@ impl KnnModel {
                     count: *n,
                     ctx: normalized(sum),
                     exemplars: Vec::new(),
+                    resultant: Some(norm(sum)),
                 })
                 .collect()
         };
