@@ -171,10 +171,10 @@ pub fn train(
         .flat_map(|&d| (0..docs[d].sentences.len()).map(move |s| (d, s)))
         .collect();
     notice(&format!(
-        "ens: encoding {} sentences of {} sampled documents (every {}th)",
+        "ens: encoding {} sentences of {} sampled documents ({})",
         sentences.len(),
         sample.len(),
-        opts.sample_every
+        every(opts.sample_every)
     ));
     let layers = kp.pooled_layers.max(1);
     let mut vectors: HashMap<(usize, usize, usize), Vec<f32>> = HashMap::new();
@@ -494,11 +494,11 @@ pub fn train_on_sample(
     let candidates_n = all.iter().map(|g| g.rows.len()).sum();
     let _ = writeln!(
         report,
-        "ens trained on {} targets ({} candidates) of {} sampled documents (every {}th of {}): L2 {l2}, {} Newton steps, training accuracy {train_acc:.1}%",
+        "ens trained on {} targets ({} candidates) of {} sampled documents ({} of {}): L2 {l2}, {} Newton steps, training accuracy {train_acc:.1}%",
         all.len(),
         candidates_n,
         sample.len(),
-        opts.sample_every,
+        every(opts.sample_every),
         docs.len(),
         fit.steps
     );
@@ -544,4 +544,33 @@ pub fn train_on_sample(
     };
     report.push_str(&model.weights_table());
     Ok((model, report))
+}
+
+/// "every document", "every 2nd", "every 3rd", "every 4th", … for the
+/// progress lines.
+fn every(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    match n {
+        0 | 1 => "every document".to_string(),
+        n => format!("every {n}{suffix}"),
+    }
+}
+
+#[cfg(test)]
+mod every_tests {
+    #[test]
+    fn ordinals_read_as_english() {
+        assert_eq!(super::every(1), "every document");
+        assert_eq!(super::every(2), "every 2nd");
+        assert_eq!(super::every(3), "every 3rd");
+        assert_eq!(super::every(4), "every 4th");
+        assert_eq!(super::every(12), "every 12th");
+        assert_eq!(super::every(22), "every 22nd");
+    }
 }
