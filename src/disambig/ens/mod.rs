@@ -26,7 +26,7 @@
 //! sense-key or synset centroid without the document's own instances, a
 //! key left with too few falling back to its synset, see
 //! [`features::Removal`]), which needs only the vectors of the encoded
-//! sample of documents (every 4th by default); the tag-count prior with
+//! sample of documents (every 2nd by default); the tag-count prior with
 //! WordNet's counts minus the document's own occurrences (WordNet's counts
 //! were made on all of SemCor). The L2 weight is chosen by
 //! cross-validation over documents.

@@ -59,7 +59,7 @@ pub const FRAME_FEATURES: &[&str] = &[
 impl Default for EnsTraining {
     fn default() -> Self {
         EnsTraining {
-            sample_every: 4,
+            sample_every: 2,
             folds: 5,
             l2: None,
             without: Vec::new(),
