@@ -547,11 +547,7 @@ impl Encoder {
                 .forward_layers_read(&seqs, layers, flags.as_deref())
                 .expect("windows are within max_positions with vocabulary ids")
         };
-        let worker = || loop {
-            let b = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            if b >= batches.len() {
-                break;
-            }
+        let take = |b: usize| {
             let out = run(b);
             let mut guard = done.lock().unwrap_or_else(|e| e.into_inner());
             let (first, waiting, sink) = &mut *guard;
@@ -568,6 +564,22 @@ impl Encoder {
                 }
                 *first += 1;
             }
+        };
+        // Threads with no batch of their own: the products of the running
+        // batches are split for them only (`matrix::with_free_threads`);
+        // splitting while every thread has a batch only re-packs weights.
+        let free = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(
+            rayon::current_num_threads().saturating_sub(threads),
+        ));
+        let worker = || {
+            matrix::with_free_threads(&free, || loop {
+                let b = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if b >= batches.len() {
+                    break;
+                }
+                take(b);
+            });
+            free.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         };
         if threads == 1 {
             worker();
