@@ -189,7 +189,7 @@ if [[ " $sections " == *" tagknn "* ]]; then
   # 100,000) of SemCor as plain text. With WSD_OLD=BINARY the same runs
   # alternate with that binary, for old/new ratios from one run (the
   # machine is shared: compare within a run). Goal: >= 4,000 tokens/s.
-  echo; echo "== kNN tag throughput with given models (goal: knn,mfs >= 4,000 tokens/s on 2 cores)"
+  echo; echo "== kNN tag throughput with given models (goal: knn,mfs >= 4,000 tokens/s on 2 cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
   if [ -z "${WSD_KNN_MODEL:-}" ]; then
     echo "skipped: set WSD_KNN_MODEL (and WSD_NB_MODEL, WSD_ENS_MODEL for ens,mfs)"
   else
@@ -204,15 +204,23 @@ if [[ " $sections " == *" tagknn "* ]]; then
     [ -n "${WSD_OLD:-}" ] && bins+=("old|$WSD_OLD")
     for c in "${chains[@]}"; do
       m=${c%%|*}; models=${c#*|}
-      for b in "${bins[@]}"; do : > "$RUN/tagknn-${m}-${b%%|*}.txt"; done
+      for b in "${bins[@]}"; do : > "$RUN/tagknn-${m}-${b%%|*}.txt"; : > "$RUN/tagknn-${m}-${b%%|*}.time"; done
       for _ in $(seq "$N"); do
         for b in "${bins[@]}"; do
+          # tokens/s as wsd reports it (after loading), and the whole
+          # process: wall, user and system seconds
           # shellcheck disable=SC2086
-          "${b#*|}" tag --method "$m" $models "$RUN/tag-input.txt" 2>&1 >"$RUN/tagknn-${m}-${b%%|*}.tsv" |
-            sed -n 's/.*(\([0-9]*\) tokens\/s.*/\1/p' >> "$RUN/tagknn-${m}-${b%%|*}.txt"
+          /usr/bin/time -f "TIME %e %U %S" "${b#*|}" tag --method "$m" $models "$RUN/tag-input.txt" \
+            2>"$RUN/tagknn.err" >"$RUN/tagknn-${m}-${b%%|*}.tsv" || true
+          sed -n 's/.*(\([0-9]*\) tokens\/s.*/\1/p' "$RUN/tagknn.err" >> "$RUN/tagknn-${m}-${b%%|*}.txt"
+          grep '^TIME' "$RUN/tagknn.err" | cut -d' ' -f2- >> "$RUN/tagknn-${m}-${b%%|*}.time"
         done
       done
       med() { sort -n "$1" | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+      for b in "${bins[@]}"; do
+        t="$RUN/tagknn-${m}-${b%%|*}.time"
+        echo "  ${b%%|*}: whole process median $(cut -d' ' -f1 "$t" | sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}') s wall, $(awk '{print $2+$3}' "$t" | sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}') s CPU (user+sys)"
+      done
       line="tag --method $m: median $(med "$RUN/tagknn-${m}-new.txt") tokens/s (runs: $(sort -n "$RUN/tagknn-${m}-new.txt" | tr '\n' ' '))"
       if [ -n "${WSD_OLD:-}" ]; then
         new=$(med "$RUN/tagknn-${m}-new.txt"); old=$(med "$RUN/tagknn-${m}-old.txt")

@@ -48,6 +48,7 @@ pub mod report;
 pub mod resources;
 pub mod tagging;
 pub mod text;
+pub mod timing;
 pub mod train;
 pub mod wordnet;
 

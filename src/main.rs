@@ -14,6 +14,7 @@ mod cli;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    wsd::timing::start();
     let args = cli::Cli::parse();
     wsd::atomic::install_signal_cleanup();
     if cli::writes_stdout(&args) && stdout_closed() {

@@ -25,7 +25,7 @@
 //! otherwise a missing POS model is an error that says how to get one.
 
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::corpus::{read_semcor, Split};
 use crate::disambig::CorpusMfs;
@@ -165,26 +165,54 @@ impl PosTraining {
 }
 
 /// The loaded resources of a run (see the module docs).
+///
+/// `Resources` is `Sync`: a thread may load one resource (`wsd tag` loads
+/// the encoder and the method's models on a second thread while the
+/// inventory and the POS tagger load) while another asks for it; the
+/// second waits for that load instead of loading it again.
 #[derive(Default)]
 pub struct Resources {
     paths: ResourcePaths,
     pos_training: PosTraining,
     quiet: bool,
-    inventory: OnceLock<Inventory>,
-    tagger: OnceLock<PosTagger>,
-    encoder: OnceLock<Arc<Encoder>>,
-    ic: OnceLock<Arc<Ic>>,
-    semcor_mfs: OnceLock<Arc<CorpusMfs>>,
+    inventory: Lazy<Inventory>,
+    tagger: Lazy<PosTagger>,
+    encoder: Lazy<Arc<Encoder>>,
+    ic: Lazy<Arc<Ic>>,
+    semcor_mfs: Lazy<Arc<CorpusMfs>>,
 }
 
-/// Get the value in `cell`, or load it (a failed load leaves the cell
-/// empty, so the error is reported again on the next call).
-fn get_or_load<T>(cell: &OnceLock<T>, load: impl FnOnce() -> Result<T>) -> Result<&T> {
-    if let Some(v) = cell.get() {
-        return Ok(v);
+/// A value loaded on first use: [`OnceLock`] and a lock held during the
+/// load, so that concurrent first calls load once (a failed load leaves
+/// the cell empty, so the error is reported again on the next call).
+struct Lazy<T> {
+    cell: OnceLock<T>,
+    loading: Mutex<()>,
+}
+
+impl<T> Default for Lazy<T> {
+    fn default() -> Self {
+        Lazy {
+            cell: OnceLock::new(),
+            loading: Mutex::new(()),
+        }
     }
-    let v = load()?;
-    Ok(cell.get_or_init(|| v))
+}
+
+impl<T> Lazy<T> {
+    /// The value, loading it with `load` if no one has yet.
+    fn get_or_load(&self, load: impl FnOnce() -> Result<T>) -> Result<&T> {
+        if let Some(v) = self.cell.get() {
+            return Ok(v);
+        }
+        // a panicking load poisons nothing of value: the cell is still empty
+        let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(v) = self.cell.get() {
+            return Ok(v);
+        }
+        let v = load()?;
+        Ok(self.cell.get_or_init(|| v))
+    }
 }
 
 impl Resources {
@@ -211,7 +239,7 @@ impl Resources {
     /// Resources around an inventory already loaded (tests, library users).
     pub fn with_inventory(paths: ResourcePaths, inv: Inventory) -> Resources {
         let r = Resources::new(paths);
-        let _ = r.inventory.set(inv);
+        let _ = r.inventory.cell.set(inv);
         r
     }
 
@@ -228,15 +256,17 @@ impl Resources {
 
     /// The WordNet inventory.
     pub fn inventory(&self) -> Result<&Inventory> {
-        get_or_load(&self.inventory, || {
+        self.inventory.get_or_load(|| {
+            let _t = crate::timing::phase("load WordNet");
             Inventory::open(self.paths.wordnet.as_deref())
         })
     }
 
     /// The encoder (for knn and `wsd embed`).
     pub fn encoder(&self) -> Result<&Arc<Encoder>> {
-        get_or_load(&self.encoder, || {
+        self.encoder.get_or_load(|| {
             let dir = self.paths.encoder();
+            let _t = crate::timing::phase("load encoder");
             Encoder::load(&dir).map(Arc::new)
         })
     }
@@ -248,12 +278,14 @@ impl Resources {
             return Ok(None);
         };
         let inv = self.inventory()?;
-        get_or_load(&self.ic, || Ic::read(inv, path).map(Arc::new)).map(Some)
+        self.ic
+            .get_or_load(|| Ic::read(inv, path).map(Arc::new))
+            .map(Some)
     }
 
     /// Sense counts of SemCor's train split (for `mfs-semcor`).
     pub fn semcor_mfs(&self) -> Result<&Arc<CorpusMfs>> {
-        get_or_load(&self.semcor_mfs, || {
+        self.semcor_mfs.get_or_load(|| {
             let docs = read_semcor(self.paths.semcor(), Split::Train)?;
             Ok(Arc::new(CorpusMfs::from_documents(&docs)))
         })
@@ -262,7 +294,7 @@ impl Resources {
     /// The POS tagger: the POS model file, trained first when missing and
     /// allowed (see the module docs).
     pub fn pos_tagger(&self) -> Result<&PosTagger> {
-        get_or_load(&self.tagger, || {
+        self.tagger.get_or_load(|| {
             let path = self.paths.pos_model();
             // A model of an older format version is retrained like a
             // missing one when training is allowed (else loading it says
@@ -301,6 +333,7 @@ impl Resources {
                     crate::train::pos_tagger(self, &docs, &Split::Train.to_string(), &path)?;
                 self.notice(&summary);
             }
+            let _t = crate::timing::phase("load POS model");
             let (_, body) = model_io::read_model(&path, "pos", None)?;
             PosTagger::from_bytes(&body).map_err(|e| model_io::at_path(e, &path))
         })
@@ -361,5 +394,41 @@ impl Resources {
             .iter()
             .any(|p| model_io::read_header(p).is_ok_and(|h| h.method == method))
             || default_model_path(method).exists()
+    }
+}
+
+#[cfg(test)]
+mod lazy_tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Threads asking at once for a value not loaded yet load it once.
+    #[test]
+    fn concurrent_first_calls_load_once() {
+        let lazy: Lazy<usize> = Lazy::default();
+        let loads = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    let v = lazy
+                        .get_or_load(|| {
+                            loads.fetch_add(1, Ordering::SeqCst);
+                            std::thread::sleep(std::time::Duration::from_millis(50));
+                            Ok(7)
+                        })
+                        .unwrap();
+                    assert_eq!(*v, 7);
+                });
+            }
+        });
+        assert_eq!(loads.load(Ordering::SeqCst), 1);
+    }
+
+    /// A failed load leaves nothing behind: the next call loads again.
+    #[test]
+    fn a_failed_load_is_tried_again() {
+        let lazy: Lazy<usize> = Lazy::default();
+        assert!(lazy.get_or_load(|| Err(Error::Shape("no".into()))).is_err());
+        assert_eq!(*lazy.get_or_load(|| Ok(3)).unwrap(), 3);
     }
 }

@@ -117,9 +117,13 @@ pub fn analyse(
     (doc_id, text, offset): (&str, &str, usize),
     explain: bool,
 ) -> Analysed {
+    let t = crate::timing::phase("front end (one block)");
     let mut doc = pipeline.analyse(doc_id, text, offset, 0);
     let cands = candidates_of(inv, doc.targets());
+    drop(t);
+    let t = crate::timing::phase("disambiguate (one block)");
     let mut preds = decide_document(method, inv, &doc, &cands);
+    drop(t);
     if explain {
         explain_document(method, inv, &doc, &cands, &mut preds);
     }
@@ -191,6 +195,7 @@ impl Tagger<'_> {
                 firsts.push(next_sentence);
                 next_sentence += a.doc.sentences.len();
             }
+            let t = crate::timing::phase("format (one batch of blocks)");
             let formatted: Vec<std::io::Result<Vec<u8>>> = pool.install(|| {
                 analysed
                     .par_iter()
@@ -198,6 +203,7 @@ impl Tagger<'_> {
                     .map(|(a, first)| self.writer.format(&a.doc, &a.preds, first))
                     .collect()
             });
+            drop(t);
             for (a, f) in analysed.iter().zip(formatted) {
                 sink.write_all(&f.map_err(TagError::Write)?)
                     .map_err(TagError::Write)?;

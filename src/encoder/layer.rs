@@ -290,7 +290,7 @@ impl BertOutput {
 /// the next touch: a tenth of `wsd tag`'s CPU time went to
 /// `clear_page`. In slices of this many rows the activations (3 MB)
 /// stay in cache between the two GEMMs and the buffer is reused; the
-/// GEMMs stay large enough for matrixmultiply's threads, and the values
+/// GEMMs stay large enough to split across threads, and the values
 /// are the same (every row is computed by the same arithmetic).
 const FFN_CHUNK_ROWS: usize = 512;
 

@@ -9,6 +9,10 @@
 //! `sgemm` takes arbitrary row and column strides and packs the operands
 //! itself.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
 use crate::{Error, Result};
 
 /// A dense row-major `rows × cols` matrix of `f32`.
@@ -316,12 +320,112 @@ pub fn gemm(alpha: f32, a: MatRef<'_>, b: MatRef<'_>, beta: f32, c: MatMut<'_>) 
         }
         return;
     }
+    let parts = split_parts(m, k, n, 1 + free_threads());
+    if parts > 1 && c.cs == 1 && c.rs as usize >= n && a.rs >= 0 {
+        // Row-major C: blocks of whole rows are disjoint slices.
+        let rows = m.div_ceil(parts).next_multiple_of(SPLIT_ALIGN);
+        let (ars, crs) = (a.rs as usize, c.rs as usize);
+        let used = (m - 1) * crs + n;
+        let blocks: Vec<(usize, &mut [f32])> = c.data[..used]
+            .chunks_mut(rows * crs)
+            .enumerate()
+            .map(|(i, chunk)| (i * rows, chunk))
+            .collect();
+        blocks.into_par_iter().for_each(|(first, chunk)| {
+            let r = rows.min(m - first);
+            let a_part = MatRef::new(&a.data[first * ars..], r, k, a.rs, a.cs);
+            sgemm_serial(alpha, a_part, b, beta, MatMut::new(chunk, r, n, c.rs, c.cs));
+        });
+        return;
+    }
+    sgemm_serial(alpha, a, b, beta, c);
+}
+
+/// Row blocks of a split product start at multiples of this: matrixmultiply
+/// cuts `A` into blocks of 64 rows (`S_MC`) and those into 8-row panels,
+/// from row 0, so blocks aligned on 64 rows meet the same panels, the same
+/// packing and the same kernel calls as the whole product: **a split product
+/// is bitwise the product computed at once** (which is what keeps `wsd tag`'s
+/// output identical for any `--threads`).
+const SPLIT_ALIGN: usize = 64;
+
+/// Least rows per row block. Every block packs the whole of `B` again
+/// (matrixmultiply packs `B` once per call), which costs about as much as
+/// ten rows of the product: blocks of 128 rows spent ~8% more instructions
+/// than the whole product, blocks of 256 about 4%.
+const SPLIT_MIN_ROWS: usize = 256;
+
+/// Least multiply-adds per row block: below it, handing a block to another
+/// thread costs more than it saves.
+const SPLIT_MIN_WORK: usize = 1 << 22;
+
+thread_local! {
+    /// Set by [`with_free_threads`]: the count of the pool's threads that
+    /// have nothing else to do (shared by the threads of one job).
+    static FREE_THREADS: std::cell::RefCell<Option<std::sync::Arc<AtomicUsize>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with `free` as the count of idle pool threads that products
+/// computed on this thread may hand row blocks to (see [`gemm`]).
+///
+/// Splitting a product costs instructions (each block packs `B` again) and
+/// only pays when another thread would otherwise wait: the encoder runs
+/// whole batches side by side, one per thread, and only once a thread
+/// runs out of batches should the others' products be shared with it.
+/// Without this, every product is split for all of rayon's threads.
+pub fn with_free_threads<R>(free: &std::sync::Arc<AtomicUsize>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<std::sync::Arc<AtomicUsize>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let prev = self.0.take();
+            FREE_THREADS.with(|c| *c.borrow_mut() = prev);
+        }
+    }
+    let prev = FREE_THREADS.with(|c| c.borrow_mut().replace(free.clone()));
+    let _restore = Restore(prev);
+    f()
+}
+
+/// Threads other than this one that a product may be split for.
+fn free_threads() -> usize {
+    let others = rayon::current_num_threads().saturating_sub(1);
+    FREE_THREADS.with(|c| match &*c.borrow() {
+        Some(free) => free.load(Ordering::Relaxed).min(others),
+        None => others,
+    })
+}
+
+/// Into how many row blocks a product `m × k · k × n` is cut for `threads`
+/// threads (1: computed whole on the calling thread).
+///
+/// matrixmultiply's own `threading` feature split the one product over its
+/// own pool, whose threads competed for the two cores with rayon's (which
+/// runs the attention and the element-wise passes) and left the cores idle
+/// between products; the encoder now runs every product on rayon's pool,
+/// and whole batches side by side ([`super::Encoder`]), so a thread that
+/// finishes its batch early takes blocks of the other's products. One
+/// block per thread, of at least [`SPLIT_MIN_ROWS`] rows: two per thread
+/// (blocks of 128 rows for the feed-forward's slices) cost ~8% more
+/// instructions in re-packing `B` than they gained in balance.
+fn split_parts(m: usize, k: usize, n: usize, threads: usize) -> usize {
+    if threads <= 1 {
+        return 1;
+    }
+    let by_work = m.saturating_mul(k).saturating_mul(n) / SPLIT_MIN_WORK;
+    let by_rows = m / SPLIT_MIN_ROWS;
+    threads.min(by_work).min(by_rows).max(1)
+}
+
+/// [`gemm`] on the calling thread (shapes already checked, `m, n, k > 0`).
+fn sgemm_serial(alpha: f32, a: MatRef<'_>, b: MatRef<'_>, beta: f32, c: MatMut<'_>) {
+    let (m, k, n) = (a.rows, a.cols, b.cols);
     // SAFETY: `MatRef::new`/`MatMut::new` checked that every element
     // `(i, j)` of each view, at `i * rs + j * cs`, lies inside its slice, and
     // that the output view does not alias itself. The shapes were checked
-    // above, so sgemm reads only A[0..m, 0..k] and B[0..k, 0..n] and writes
-    // only C[0..m, 0..n]. `c.data` is a unique borrow, so C overlaps neither
-    // A nor B.
+    // by `gemm`, so sgemm reads only A[0..m, 0..k] and B[0..k, 0..n] and
+    // writes only C[0..m, 0..n]. `c.data` is a unique borrow, so C overlaps
+    // neither A nor B.
     unsafe {
         matrixmultiply::sgemm(
             m,
@@ -411,6 +515,78 @@ mod tests {
             let gflops = 2.0 * (m * n * k * reps) as f64 / s / 1e9;
             eprintln!("sgemm {m}×{k} · {k}×{n}: {gflops:.1} GFLOP/s");
         }
+    }
+
+    /// A product split into row blocks across threads is bitwise the
+    /// product computed whole, for row counts off the block size, with
+    /// β = 1 (the bias) and a strided output.
+    #[test]
+    fn split_products_are_bitwise_the_whole_product() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for (m, k, n) in [(700, 384, 96), (1000, 300, 130), (600, 1536, 384)] {
+            assert!(split_parts(m, k, n, 3) > 1, "{m}×{k}×{n} is split");
+            let a: Vec<f32> = (0..m * k)
+                .map(|i| ((i * 37 % 101) as f32 - 50.0) / 7.0)
+                .collect();
+            let b: Vec<f32> = (0..k * n)
+                .map(|i| ((i * 11 % 89) as f32 - 44.0) / 13.0)
+                .collect();
+            let a = MatRef::new(&a, m, k, k as isize, 1);
+            let b = MatRef::new(&b, k, n, 1, k as isize); // transposed, as Linear
+            let stride = n + 5;
+            let start: Vec<f32> = (0..m * stride).map(|i| (i % 13) as f32 * 0.25).collect();
+            let mut whole = start.clone();
+            sgemm_serial(
+                0.5,
+                a,
+                b,
+                1.0,
+                MatMut::new(&mut whole, m, n, stride as isize, 1),
+            );
+            let mut split = start.clone();
+            pool.install(|| {
+                gemm(
+                    0.5,
+                    a,
+                    b,
+                    1.0,
+                    MatMut::new(&mut split, m, n, stride as isize, 1),
+                )
+            });
+            assert!(whole == split, "{m}×{k}×{n}: split product differs");
+            assert!(whole != start);
+        }
+        assert_eq!(split_parts(4096, 384, 1536, 1), 1);
+        assert_eq!(split_parts(8, 384, 1536, 2), 1);
+        // one block per thread, none under SPLIT_MIN_ROWS rows
+        assert_eq!(split_parts(4096, 384, 1536, 2), 2);
+        assert_eq!(split_parts(511, 1536, 384, 2), 1);
+        assert_eq!(split_parts(512, 384, 1536, 4), 2);
+    }
+
+    /// Products split only for the threads [`with_free_threads`] says are
+    /// free; without it, for all of rayon's threads.
+    #[test]
+    fn free_threads_bound_the_split() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            assert_eq!(free_threads(), 2);
+            let free = std::sync::Arc::new(AtomicUsize::new(0));
+            with_free_threads(&free, || {
+                assert_eq!(free_threads(), 0);
+                free.store(1, Ordering::Relaxed);
+                assert_eq!(free_threads(), 1);
+                free.store(5, Ordering::Relaxed);
+                assert_eq!(free_threads(), 2, "capped by the pool");
+            });
+            assert_eq!(free_threads(), 2, "restored");
+        });
     }
 
     #[test]

@@ -507,7 +507,7 @@ impl Encoder {
         windows: &[PieceWindow],
         layers: usize,
         read: Option<&[Vec<bool>]>,
-        mut sink: impl FnMut(&PieceWindow, &Matrix),
+        sink: impl FnMut(&PieceWindow, &Matrix) + Send,
     ) {
         let mut order: Vec<usize> = (0..windows.len()).collect();
         order.sort_by_key(|&i| windows[i].ids.len());
@@ -528,22 +528,68 @@ impl Encoder {
         if start < order.len() {
             batches.push(&order[start..]);
         }
-        // Batches run one after the other: each GEMM is large enough for
-        // matrixmultiply to spread over the cores itself, and the attention
-        // and element-wise passes use rayon. Running two batches at once as
-        // well only oversubscribed the cores (measured: more CPU time, no
-        // gain in wall time).
-        for batch in batches {
+        // Batches run side by side, one per thread, taken in order from a
+        // shared counter; each batch's products split further when a
+        // thread is free (`matrix::gemm`), so the last batch still uses
+        // every core. Outputs reach `sink` in batch order, whatever the
+        // thread count, so a word whose pieces span windows sums them in
+        // the same order every time. At most about one finished batch per
+        // thread waits for its turn.
+        let threads = rayon::current_num_threads().min(batches.len()).max(1);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let done = std::sync::Mutex::new((0usize, Vec::<Option<Vec<Matrix>>>::new(), sink));
+        let run = |b: usize| {
+            let batch = batches[b];
             let seqs: Vec<&[u32]> = batch.iter().map(|&i| windows[i].ids.as_slice()).collect();
             let flags: Option<Vec<&[bool]>> =
                 read.map(|r| batch.iter().map(|&i| r[i].as_slice()).collect());
-            let out = self
-                .model
+            self.model
                 .forward_layers_read(&seqs, layers, flags.as_deref())
-                .expect("windows are within max_positions with vocabulary ids");
-            for (&i, m) in batch.iter().zip(&out) {
-                sink(&windows[i], m);
+                .expect("windows are within max_positions with vocabulary ids")
+        };
+        let take = |b: usize| {
+            let out = run(b);
+            let mut guard = done.lock().unwrap_or_else(|e| e.into_inner());
+            let (first, waiting, sink) = &mut *guard;
+            let slot = b - *first;
+            if waiting.len() <= slot {
+                waiting.resize_with(slot + 1, || None);
             }
+            waiting[slot] = Some(out);
+            // hand over every batch whose predecessors are all done
+            while let Some(Some(_)) = waiting.first() {
+                let out = waiting.remove(0).expect("checked");
+                for (&i, m) in batches[*first].iter().zip(&out) {
+                    sink(&windows[i], m);
+                }
+                *first += 1;
+            }
+        };
+        // Threads with no batch of their own: the products of the running
+        // batches are split for them only (`matrix::with_free_threads`);
+        // splitting while every thread has a batch only re-packs weights.
+        let free = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(
+            rayon::current_num_threads().saturating_sub(threads),
+        ));
+        let worker = || {
+            matrix::with_free_threads(&free, || loop {
+                let b = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if b >= batches.len() {
+                    break;
+                }
+                take(b);
+            });
+            free.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        };
+        if threads == 1 {
+            worker();
+        } else {
+            rayon::scope(|s| {
+                for _ in 1..threads {
+                    s.spawn(|_| worker());
+                }
+                worker();
+            });
         }
     }
 }

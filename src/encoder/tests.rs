@@ -766,3 +766,41 @@ fn packed_layers_equal_padded_ones() {
     assert!(layer.forward_rows(&packed, &spans, &[3, 1]).is_err());
     assert!(layer.forward_rows(&packed, &spans, &[9]).is_err());
 }
+
+/// Batches run side by side and products split across threads, yet every
+/// vector is bitwise the one a single thread computes (what keeps `wsd
+/// tag`'s output the same for any `--threads`), in input order.
+#[test]
+fn threads_change_no_bit_of_any_vector() {
+    let (_dir, mut enc) = tiny_encoder();
+    let sents: Vec<Vec<String>> = (0..40)
+        .map(|i| {
+            let mut s = words("deposit the money , a bank of the river .");
+            s.truncate(1 + i % 10);
+            s.push(format!("unaffable{i}"));
+            s
+        })
+        .collect();
+    enc.set_max_batch_tokens(24); // many batches of a few sentences
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
+    let one = pool(1).install(|| enc.encode_words_layers(&sents, 2));
+    let three = pool(3).install(|| enc.encode_words_layers(&sents, 2));
+    assert_eq!(one.len(), sents.len());
+    assert_eq!(one, three);
+    enc.set_max_batch_tokens(4096); // one batch
+    let whole = pool(3).install(|| enc.encode_words_layers(&sents, 2));
+    for (s, sent) in sents.iter().enumerate() {
+        assert_eq!(whole[s].len(), sent.len());
+        for w in 0..sent.len() {
+            assert!(
+                max_abs_diff(&whole[s][w], &one[s][w]) < 1e-5,
+                "sentence {s} word {w}"
+            );
+        }
+    }
+}

@@ -13,6 +13,8 @@ use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use super::core::{centroid_answer, Core, VectorSource};
 use super::model::{KnnModel, Vectors};
 use super::params::{KnnOptions, KnnParams};
@@ -107,7 +109,10 @@ impl Knn {
         encoder: Arc<Encoder>,
         options: KnnOptions,
     ) -> Result<Knn> {
+        let t = crate::timing::phase("map knn model");
         let vectors = super::codec::map(path, inv)?;
+        drop(t);
+        let _t = crate::timing::phase("knn index");
         Knn::with_vectors(vectors, encoder, inv, options)
     }
 
@@ -437,9 +442,13 @@ impl Disambiguator for Knn {
             return Vec::new();
         }
         // the sentences that hold a target, encoded in one batch
+        let t = crate::timing::phase("knn encode");
         let vecs = self.target_vectors(doc, targets);
+        drop(t);
+        let _t = crate::timing::phase("knn score");
+        // each target on its own: scored on rayon's pool, in order
         targets
-            .iter()
+            .par_iter()
             .zip(vecs)
             .map(|(c, v)| {
                 if c.senses.is_empty() {
