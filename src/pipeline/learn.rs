@@ -439,6 +439,23 @@ pub fn learn_targets(
     (table, counts, best)
 }
 
+/// The gold lemma of each gold instance of `doc`, by its byte span in
+/// the text [`rebuild_text`] made of it (`spans`).
+pub fn gold_lemmas_by_span<'d>(
+    doc: &'d Document,
+    spans: &[Vec<(usize, usize)>],
+) -> FxHashMap<(usize, usize), &'d str> {
+    let mut gold = FxHashMap::default();
+    for (s, sent) in doc.sentences.iter().enumerate() {
+        for (i, t) in sent.tokens.iter().enumerate() {
+            if t.instance.is_some() {
+                gold.insert(spans[s][i], t.lemma.as_deref().unwrap_or(""));
+            }
+        }
+    }
+    gold
+}
+
 /// Names SemCor's annotators tag as `person`, `group` or `location`: for
 /// every capitalised single word the tagger calls `NNP`/`NNPS` on `docs`
 /// (SemCor, train split, brown1 and brown2) that is a gold instance, count
@@ -450,14 +467,7 @@ pub fn learn_names(tagger: &PosTagger, docs: &[Document], min_hits: u32) -> Stri
     let mut seen: FxHashMap<String, u32> = FxHashMap::default();
     for doc in docs.iter().filter(|d| !verbs_only(d)) {
         let (text, spans) = rebuild_text(doc);
-        let mut gold: FxHashMap<(usize, usize), &str> = FxHashMap::default();
-        for (s, sent) in doc.sentences.iter().enumerate() {
-            for (i, t) in sent.tokens.iter().enumerate() {
-                if t.instance.is_some() {
-                    gold.insert(spans[s][i], t.lemma.as_deref().unwrap_or(""));
-                }
-            }
-        }
+        let gold = gold_lemmas_by_span(doc, &spans);
         for raw in split_sentences(&text) {
             let words: Vec<&str> = raw.iter().map(|t| t.text.as_str()).collect();
             let tags = tagger.tag(&words);

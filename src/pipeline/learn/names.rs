@@ -69,14 +69,7 @@ fn doc_examples(
 ) -> DocExamples {
     let inv = pipeline.inv;
     let (text, spans) = rebuild_text(doc);
-    let mut gold: rustc_hash::FxHashMap<(usize, usize), &str> = Default::default();
-    for (s, sent) in doc.sentences.iter().enumerate() {
-        for (i, t) in sent.tokens.iter().enumerate() {
-            if t.instance.is_some() {
-                gold.insert(spans[s][i], t.lemma.as_deref().unwrap_or(""));
-            }
-        }
-    }
+    let gold = super::gold_lemmas_by_span(doc, &spans);
     let mut memory = NameMemory::default();
     let (mut wex, mut uex) = (Vec::new(), Vec::new());
     for raw in split_sentences(&text) {
@@ -250,14 +243,7 @@ pub fn table_accuracy(
     let (mut right, mut total, mut decided, mut wrong) = (0, 0, 0, 0);
     for doc in docs.iter().filter(|d| !verbs_only(d)) {
         let (text, spans) = rebuild_text(doc);
-        let mut gold: rustc_hash::FxHashMap<(usize, usize), &str> = Default::default();
-        for (s, sent) in doc.sentences.iter().enumerate() {
-            for (i, t) in sent.tokens.iter().enumerate() {
-                if t.instance.is_some() {
-                    gold.insert(spans[s][i], t.lemma.as_deref().unwrap_or(""));
-                }
-            }
-        }
+        let gold = super::gold_lemmas_by_span(doc, &spans);
         for raw in split_sentences(&text) {
             let words: Vec<&str> = raw.iter().map(|t| t.text.as_str()).collect();
             let tags = pipeline.tagger.tag(&words);
@@ -294,6 +280,23 @@ pub fn table_accuracy(
 mod tests {
     use super::*;
 
+    /// The pipeline `wsd tag` runs by default, over the given resources.
+    fn default_pipeline<'a>(
+        inv: &'a crate::wordnet::Inventory,
+        tagger: &'a crate::pos::PosTagger,
+        mwe: &'a crate::text::MweMatcher,
+    ) -> Pipeline<'a> {
+        Pipeline {
+            inv,
+            tagger,
+            mwe: Some(mwe),
+            targets: super::super::super::TargetSelection::Content,
+            heads: true,
+            pos_alternatives: None,
+            pos_categories: Some(crate::pos::category::CategoryModel::shipped()),
+        }
+    }
+
     /// Regenerate `src/text/name_model.tsv` (see the module docs).
     #[test]
     #[ignore]
@@ -302,15 +305,7 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let (inv, tagger, docs) = super::super::checkout_train_resources();
         let mwe = MweMatcher::with_mode(&inv, MweMode::Learned);
-        let pipeline = Pipeline {
-            inv: &inv,
-            tagger: &tagger,
-            mwe: Some(&mwe),
-            targets: super::super::super::TargetSelection::Content,
-            heads: true,
-            pos_alternatives: None,
-            pos_categories: Some(crate::pos::category::CategoryModel::shipped()),
-        };
+        let pipeline = default_pipeline(&inv, &tagger, &mwe);
         let t = std::time::Instant::now();
         let tsv = learn_name_model(&pipeline, &docs);
         eprintln!(
@@ -330,15 +325,7 @@ mod tests {
         use crate::text::{MweMatcher, MweMode};
         let (inv, tagger, docs) = super::super::checkout_train_resources();
         let mwe = MweMatcher::with_mode(&inv, MweMode::Learned);
-        let pipeline = Pipeline {
-            inv: &inv,
-            tagger: &tagger,
-            mwe: Some(&mwe),
-            targets: super::super::super::TargetSelection::Content,
-            heads: true,
-            pos_alternatives: None,
-            pos_categories: Some(crate::pos::category::CategoryModel::shipped()),
-        };
+        let pipeline = default_pipeline(&inv, &tagger, &mwe);
         let (even, odd): (Vec<_>, Vec<_>) = docs
             .iter()
             .cloned()
