@@ -79,6 +79,56 @@ fn training_prints_the_weights_and_the_cross_validation() {
         );
     }
     assert!(err.contains("Naive Bayes cross-fitted"), "{err}");
+    // the per-POS table: a line per part of speech seen, and the total
+    assert!(err.contains("cross-validated accuracy per POS"), "{err}");
+    for p in ["noun", "verb", "all"] {
+        assert!(
+            err.lines()
+                .any(|l| l.trim_start().starts_with(p) && l.contains('%')),
+            "no per-POS line for {p}:\n{err}"
+        );
+    }
+}
+
+#[test]
+fn object_features_are_learned_stored_and_read_back() {
+    let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ens-slice-objects.wsd");
+    let (out, _, err) = run(wsd()
+        .args([
+            "train",
+            "--method",
+            "ens",
+            "--limit-docs",
+            "2",
+            "--ens-sample",
+            "1",
+            "--ens-objects",
+            "--model",
+        ])
+        .arg(slice_model())
+        .arg("--output")
+        .arg(&p));
+    assert!(out.status.success(), "{err}");
+    // learned: the weight lines are there, not all zero
+    let w: Vec<f64> = err
+        .lines()
+        .filter(|l| l.starts_with("obj."))
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(w.len(), 2, "{err}");
+    assert!(w.iter().any(|x| *x != 0.0), "{err}");
+    // the model (with its object counts) loads and answers
+    let out = ok(wsd()
+        .args(["-q", "eval", "--method", "ens,mfs", "--format", "json"])
+        .arg("--model")
+        .arg(slice_model())
+        .arg("--model")
+        .arg(slice_nb())
+        .arg("--model")
+        .arg(&p)
+        .args(semeval_args()));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["answered"], 455, "{v}");
 }
 
 #[test]

@@ -93,6 +93,11 @@ pub struct Args {
     /// unchanged, so off by default).
     #[arg(long)]
     pub ens_frames: bool,
+    /// ens: also learn the verb-object features (the lemma and WordNet
+    /// class of the noun after a verb against the senses it went with in
+    /// training; off by default)
+    #[arg(long)]
+    pub ens_objects: bool,
     /// knn: a sense key (lemma-specific) with at least N training instances
     /// gets its own vector, preferred to its synset's at prediction
     /// (min:10, the default, measured +0.9 F1 on SemEval-2007), or none.
@@ -240,6 +245,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             sample_every: args.ens_sample,
             l2: args.ens_l2,
             frames: args.ens_frames,
+            objects: args.ens_objects,
             ..EnsTraining::default()
         },
         progress: &|done, total| pb.set(done as u64, total as u64),

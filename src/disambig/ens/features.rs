@@ -20,6 +20,7 @@ use crate::disambig::naive_bayes::NaiveBayes;
 use crate::disambig::Disambiguator;
 
 use super::frames::{frame_fits, FrameFit};
+use super::objects::{target_object, ObjectCounts};
 use crate::wordnet::{Inventory, Pos, Sense, SynsetId};
 
 /// Gloss weight of kNN's combined score (`knn`'s default, with which its
@@ -352,6 +353,9 @@ pub struct CandidateEvidence {
     pub count: u32,
     /// How the verb's context fits the sense's WordNet frames.
     pub frame: FrameFit,
+    /// The lifts of the verb's object lemma and class for the sense
+    /// ([`super::objects`]; 0 without an object or object counts).
+    pub object: (f64, f64),
 }
 
 /// What the candidates of one target share.
@@ -378,6 +382,7 @@ pub fn evidence(
     vector: Option<&[f32]>,
     loo: Option<(&Removal, &Resultants)>,
     counts: &[u32],
+    objects: Option<&ObjectCounts>,
 ) -> (TargetEvidence, Vec<CandidateEvidence>) {
     let k = match vector {
         Some(v) => knn_evidence(knn, inv, v, cands, loo),
@@ -386,7 +391,23 @@ pub fn evidence(
     let n = nb_evidence(nb, inv, doc, target, cands);
     let l = lesk.context_overlaps(inv, doc, target, cands);
     let f = frame_fits(inv, doc, target, cands);
-    combine(target, k, n, l, f, counts)
+    let o = match objects {
+        Some(o) => o.lifts(
+            target_object(inv, doc, target).as_ref(),
+            cands,
+            &prior_shares(counts),
+            None,
+        ),
+        None => Vec::new(),
+    };
+    combine(target, k, n, l, f, o, counts)
+}
+
+/// Each candidate's share of the tag counts, add-one smoothed (the
+/// `prior.logshare` feature's share).
+pub fn prior_shares(counts: &[u32]) -> Vec<f64> {
+    let total: f64 = counts.iter().map(|&c| c as f64 + 1.0).sum();
+    counts.iter().map(|&c| (c as f64 + 1.0) / total).collect()
 }
 
 /// The evidence of each method put together per candidate (training
@@ -397,6 +418,7 @@ pub fn combine(
     nb: NbEvidence,
     lesk: Vec<f64>,
     frames: Vec<FrameFit>,
+    objects: Vec<(f64, f64)>,
     counts: &[u32],
 ) -> (TargetEvidence, Vec<CandidateEvidence>) {
     let out = (0..counts.len())
@@ -406,6 +428,7 @@ pub fn combine(
             lesk: lesk.get(i).copied().unwrap_or(0.0),
             count: counts[i],
             frame: frames.get(i).copied().unwrap_or_default(),
+            object: objects.get(i).copied().unwrap_or_default(),
         })
         .collect();
     (
@@ -475,6 +498,8 @@ pub const FEATURES: &[&str] = &[
     "frame.misfit",
     "frame.subject_fits",
     "frame.subject_misfit",
+    "obj.lemma",
+    "obj.class",
 ];
 
 /// Rank 0 for the best of `scores` (ties: the earlier), by decreasing score.
@@ -581,6 +606,8 @@ pub fn feature_rows(t: &TargetEvidence, cands: &[CandidateEvidence]) -> Vec<Vec<
                 fit(c.frame.complement, false),
                 fit(c.frame.subject, true),
                 fit(c.frame.subject, false),
+                c.object.0,
+                c.object.1,
             ]);
             debug_assert_eq!(row.len(), FEATURES.len());
             row
@@ -607,6 +634,7 @@ mod tests {
             lesk,
             count,
             frame: FrameFit::default(),
+            object: (0.0, 0.0),
         }
     }
 

@@ -41,10 +41,13 @@ pub mod features;
 pub mod frames;
 pub mod logreg;
 mod model;
+pub mod objects;
 mod train;
 
 pub use model::{EnsModel, EnsParams};
-pub use train::{train, train_on_sample, EnsTraining, SampleVectors, FRAME_FEATURES, L2_GRID};
+pub use train::{
+    train, train_on_sample, EnsTraining, SampleVectors, FRAME_FEATURES, L2_GRID, OBJECT_FEATURES,
+};
 
 use std::path::Path;
 
@@ -161,8 +164,11 @@ impl Ens {
         vector: Option<&[f32]>,
     ) -> Vec<Vec<f64>> {
         let counts: Vec<u32> = cands.iter().map(|s| s.tag_count).collect();
+        let objects = &self.model.objects;
+        let objects = (!objects.class.is_empty()).then_some(objects);
         let (t, ev) = features::evidence(
             inv, &self.knn, &self.nb, &self.lesk, doc, target, cands, vector, None, &counts,
+            objects,
         );
         features::feature_rows(&t, &ev)
     }

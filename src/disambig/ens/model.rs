@@ -9,6 +9,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::features::FEATURES;
+use super::objects::ObjectCounts;
 use super::METHOD;
 use crate::disambig::calibration::Block;
 use crate::disambig::naive_bayes::NbParams;
@@ -18,6 +19,11 @@ use crate::{Error, Result};
 
 /// Body tag: type and version of the body.
 const TAG: &[u8; 8] = b"WSDENS01";
+
+/// Body tag of a model with verb-object counts (`--ens-objects`): the
+/// version 1 body and the counts. A model without them is still written
+/// as version 1, so older builds read it.
+const TAG_OBJECTS: &[u8; 8] = b"WSDENS02";
 
 /// What an ens model was trained with (the model header's `params`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -77,6 +83,9 @@ pub struct EnsModel {
     pub scale: Vec<f64>,
     /// Weights of the standardised features.
     pub weights: Vec<f64>,
+    /// The training verbs' object counts (`--ens-objects`; empty
+    /// otherwise, and in models from before them).
+    pub objects: ObjectCounts,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -84,6 +93,12 @@ struct Body {
     features: Vec<String>,
     scale: Vec<f64>,
     weights: Vec<f64>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct BodyObjects {
+    body: Body,
+    objects: ObjectCounts,
 }
 
 fn model_err(path: &Path, msg: impl Into<String>) -> Error {
@@ -125,14 +140,22 @@ impl EnsModel {
 
     /// The body bytes.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
-        model_io::to_body(
-            TAG,
-            &Body {
-                features: self.features.clone(),
-                scale: self.scale.clone(),
-                weights: self.weights.clone(),
-            },
-        )
+        let body = Body {
+            features: self.features.clone(),
+            scale: self.scale.clone(),
+            weights: self.weights.clone(),
+        };
+        if self.objects.class.is_empty() {
+            model_io::to_body(TAG, &body)
+        } else {
+            model_io::to_body(
+                TAG_OBJECTS,
+                &BodyObjects {
+                    body,
+                    objects: self.objects.clone(),
+                },
+            )
+        }
     }
 
     /// Write the model to `path` (atomically), with `inv`'s checksum.
@@ -164,8 +187,16 @@ impl EnsModel {
                 format!("corrupted header parameters ({e}); retrain with `wsd train --method ens`"),
             )
         })?;
-        let b: Body = model_io::from_body(path, TAG, &body)?;
-        EnsModel::from_parts(params, b.features, b.scale, b.weights, path)
+        let (b, objects) = if body.starts_with(TAG_OBJECTS) {
+            let b: BodyObjects = model_io::from_body(path, TAG_OBJECTS, &body)?;
+            (b.body, b.objects)
+        } else {
+            let b: Body = model_io::from_body(path, TAG, &body)?;
+            (b, ObjectCounts::default())
+        };
+        let mut m = EnsModel::from_parts(params, b.features, b.scale, b.weights, path)?;
+        m.objects = objects;
+        Ok(m)
     }
 
     /// The model from its parts, checked. A model trained before the
@@ -229,6 +260,7 @@ impl EnsModel {
             features,
             scale,
             weights,
+            objects: ObjectCounts::default(),
         })
     }
 }
@@ -263,6 +295,7 @@ pub(super) mod tests {
             features: FEATURES.iter().map(|s| s.to_string()).collect(),
             scale: (0..n).map(|i| 1.0 + i as f64).collect(),
             weights,
+            objects: ObjectCounts::default(),
         }
     }
 
@@ -273,6 +306,15 @@ pub(super) mod tests {
         let m = toy((0..FEATURES.len()).map(|i| i as f64 - 3.0).collect());
         m.save_with_checksum(&p, "abc").unwrap();
         assert_eq!(EnsModel::load_with_checksum(&p, "abc").unwrap(), m);
+        // with verb-object counts: the version 2 body, read back whole
+        let mut o = m.clone();
+        o.objects
+            .lemma
+            .insert(("draw%2:36:00::".into(), "picture".into()), 3);
+        o.objects.class.insert(("draw%2:36:00::".into(), 6), 3);
+        let po = dir.path().join("ens-objects.wsd");
+        o.save_with_checksum(&po, "abc").unwrap();
+        assert_eq!(EnsModel::load_with_checksum(&po, "abc").unwrap(), o);
         let e = EnsModel::load_with_checksum(&p, "def")
             .unwrap_err()
             .to_string();

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use rayon::prelude::*;
 
+use super::features::prior_shares;
 use super::features::{
     combine, feature_rows, gold_keys, gold_synsets, knn_evidence, nb_evidence, NbEvidence, Removal,
     Resultants, FEATURES,
@@ -15,13 +16,14 @@ use super::frames::frame_fits;
 use super::logreg::{self, Group};
 use super::model::{EnsModel, EnsParams};
 use super::nb_features;
+use super::objects::{target_object, ObjectCounts};
 use crate::corpus::Document;
 use crate::disambig::calibration::{cross_fitted, Block, Calibration};
 use crate::disambig::candidates;
 use crate::disambig::knn::{dot, normalized, Knn, TRAIN_BATCH};
 use crate::disambig::lesk::ExtendedLesk;
 use crate::disambig::naive_bayes::{NaiveBayes, NbParams};
-use crate::wordnet::{Inventory, SynsetId};
+use crate::wordnet::{Inventory, Pos, SynsetId};
 use crate::{Error, Result};
 
 /// L2 weights tried by cross-validation (on standardised features, mean
@@ -45,7 +47,15 @@ pub struct EnsTraining {
     /// (verbs 62.2 either way), cross-validated on the train split 69.28%
     /// against 69.13%, so they stay out until they help out of domain.
     pub frames: bool,
+    /// Learn the verb-object features ([`OBJECT_FEATURES`], see
+    /// [`super::objects`]); off by default (see README: measured on the
+    /// train split's cross-validation and SemEval-2007).
+    pub objects: bool,
 }
+
+/// The verb-object features, left at weight 0 (and no counts stored)
+/// unless [`EnsTraining::objects`].
+pub const OBJECT_FEATURES: &[&str] = &["obj.lemma", "obj.class"];
 
 /// The verb-frame features (see [`super::frames`]), left at weight 0
 /// unless [`EnsTraining::frames`].
@@ -64,6 +74,7 @@ impl Default for EnsTraining {
             l2: None,
             without: Vec::new(),
             frames: false,
+            objects: false,
         }
     }
 }
@@ -71,6 +82,7 @@ impl Default for EnsTraining {
 /// One training target: its document (position in the sample) and group.
 struct Instance {
     doc: usize,
+    pos: Pos,
     group: Group,
 }
 
@@ -97,27 +109,87 @@ fn fold(groups: &[(usize, Group)], folds: usize, f: usize) -> (Vec<Group>, Vec<&
 /// `calibration.rs` fits every method. Only targets with a gold key among
 /// the candidates are training targets, so the map is slightly optimistic
 /// for the rare target whose gold sense is not a candidate.
+///
+/// Also returns, per part of speech (`pos[k]` is group `k`'s), the
+/// cross-validated (right, targets) at `l2`: the per-POS table of the
+/// training report.
 fn cross_validated_calibration(
     groups: &[(usize, Group)],
+    pos: &[Pos],
     folds: usize,
     d: usize,
     l2: f64,
-) -> Vec<Block> {
+) -> (Vec<Block>, HashMap<Pos, (usize, usize)>) {
     let mut pairs = Vec::new();
+    let mut per_pos: HashMap<Pos, (usize, usize)> = HashMap::new();
     for f in 0..folds {
-        let (train, held) = fold(groups, folds, f);
-        if train.is_empty() || held.is_empty() {
+        let (train, _) = fold(groups, folds, f);
+        if train.is_empty() {
             continue;
         }
         let fit = logreg::fit(&train, d, l2);
-        for g in held.iter().filter(|g| g.rows.len() > 1) {
-            if let Some(i) = logreg::best(&fit.weights, &g.rows) {
-                let p = logreg::probabilities(&fit.weights, &g.rows)[i];
-                pairs.push((p, g.gold[i]));
+        for ((_, g), p) in groups
+            .iter()
+            .zip(pos)
+            .filter(|((doc, _), _)| doc % folds == f)
+        {
+            let best = logreg::best(&fit.weights, &g.rows);
+            let e = per_pos.entry(*p).or_default();
+            e.1 += 1;
+            if best.is_some_and(|i| g.gold[i]) {
+                e.0 += 1;
+            }
+            if g.rows.len() > 1 {
+                if let Some(i) = best {
+                    let p = logreg::probabilities(&fit.weights, &g.rows)[i];
+                    pairs.push((p, g.gold[i]));
+                }
             }
         }
     }
-    Calibration::fit_map(pairs)
+    (Calibration::fit_map(pairs), per_pos)
+}
+
+/// The per-POS lines of the training report: cross-validated accuracy
+/// at the chosen L2 and what the prior alone (the most frequent sense by
+/// the held-out tag counts) scores on the same targets.
+fn per_pos_table(
+    cv: &HashMap<Pos, (usize, usize)>,
+    prior: &HashMap<Pos, (usize, usize)>,
+) -> String {
+    let mut s = String::from("  cross-validated accuracy per POS (targets, ens, prior alone):\n");
+    let pct = |(r, n): (usize, usize)| 100.0 * r as f64 / n.max(1) as f64;
+    let mut all = ((0, 0), (0, 0));
+    for p in [Pos::Noun, Pos::Verb, Pos::Adj, Pos::Adv] {
+        let Some(&e) = cv.get(&p) else { continue };
+        let q = prior.get(&p).copied().unwrap_or_default();
+        all = (
+            (all.0 .0 + e.0, all.0 .1 + e.1),
+            (all.1 .0 + q.0, all.1 .1 + q.1),
+        );
+        let _ = writeln!(
+            s,
+            "    {:<5} {:>7}  {:>6.2}%  {:>6.2}%",
+            match p {
+                Pos::Noun => "noun",
+                Pos::Verb => "verb",
+                Pos::Adj => "adj",
+                Pos::Adv => "adv",
+            },
+            e.1,
+            pct(e),
+            pct(q)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "    {:<5} {:>7}  {:>6.2}%  {:>6.2}%",
+        "all",
+        all.0 .1,
+        pct(all.0),
+        pct(all.1)
+    );
+    s
 }
 
 fn accuracy(w: &[f64], groups: &[&Group]) -> f64 {
@@ -326,6 +398,17 @@ pub fn train_on_sample(
         ));
     }
 
+    // The verbs' object counts: all training documents, and each sampled
+    // document's own (taken off its targets' evidence).
+    let objects = opts.objects.then(|| ObjectCounts::count(inv, docs));
+    let own_objects: Vec<ObjectCounts> = match &objects {
+        Some(_) => sample
+            .par_iter()
+            .map(|&d| ObjectCounts::of_document(inv, &docs[d]))
+            .collect(),
+        None => Vec::new(),
+    };
+
     // The training instances.
     notice("ens: features of the sampled training instances (kNN leave-one-document-out, extended Lesk, prior without the document)");
     let lesk = ExtendedLesk::default();
@@ -365,9 +448,19 @@ pub fn train_on_sample(
                             .saturating_sub(own.get(c.key.as_str()).copied().unwrap_or(0))
                     })
                     .collect();
-                let (te, ce) = combine(t, kv, nv, lv, fv, &counts);
+                let ov = match &objects {
+                    Some(o) => o.lifts(
+                        target_object(inv, doc, t).as_ref(),
+                        &cands,
+                        &prior_shares(&counts),
+                        own_objects.get(k),
+                    ),
+                    None => Vec::new(),
+                };
+                let (te, ce) = combine(t, kv, nv, lv, fv, ov, &counts);
                 out.push(Instance {
                     doc: k,
+                    pos: t.pos,
                     group: Group {
                         rows: feature_rows(&te, &ce),
                         gold: flags,
@@ -420,13 +513,17 @@ pub fn train_on_sample(
     let keep: Vec<f64> = FEATURES
         .iter()
         .map(|f| {
-            if opts.without.iter().any(|w| w == f) || (!opts.frames && FRAME_FEATURES.contains(f)) {
+            if opts.without.iter().any(|w| w == f)
+                || (!opts.frames && FRAME_FEATURES.contains(f))
+                || (!opts.objects && OBJECT_FEATURES.contains(f))
+            {
                 0.0
             } else {
                 1.0
             }
         })
         .collect();
+    let pos: Vec<Pos> = instances.iter().map(|i| i.pos).collect();
     let groups: Vec<(usize, Group)> = instances
         .into_iter()
         .map(|i| {
@@ -486,7 +583,7 @@ pub fn train_on_sample(
         }
     };
     notice("ens: calibrating on the cross-validated answers");
-    let calibration = cross_validated_calibration(&groups, opts.folds, d, l2);
+    let (calibration, cv_pos) = cross_validated_calibration(&groups, &pos, opts.folds, d, l2);
     let all: Vec<Group> = groups.iter().map(|(_, g)| g.clone()).collect();
     let fit = logreg::fit(&all, d, l2);
     let refs: Vec<&Group> = all.iter().collect();
@@ -521,6 +618,19 @@ pub fn train_on_sample(
         "  one feature alone on the same targets: {}",
         alone.join(", ")
     );
+    let mut prior_pos: HashMap<Pos, (usize, usize)> = HashMap::new();
+    if let Some(j) = FEATURES.iter().position(|f| *f == "prior.logshare") {
+        let mut w = vec![0.0; d];
+        w[j] = 1.0;
+        for (g, p) in all.iter().zip(&pos) {
+            let e = prior_pos.entry(*p).or_default();
+            e.1 += 1;
+            if logreg::best(&w, &g.rows).is_some_and(|i| g.gold[i]) {
+                e.0 += 1;
+            }
+        }
+    }
+    report.push_str(&per_pos_table(&cv_pos, &prior_pos));
     let model = EnsModel {
         params: EnsParams {
             data: data.to_string(),
@@ -541,6 +651,7 @@ pub fn train_on_sample(
         features: FEATURES.iter().map(|s| s.to_string()).collect(),
         scale,
         weights: fit.weights,
+        objects: objects.unwrap_or_default(),
     };
     report.push_str(&model.weights_table());
     Ok((model, report))
