@@ -276,6 +276,165 @@ pub fn table_accuracy(
     ((right, total), (decided, wrong))
 }
 
+/// The word of a word example (its `w=` feature).
+fn example_word(f: &[String]) -> Option<&str> {
+    f.iter().find_map(|x| x.strip_prefix("w="))
+}
+
+/// The last and first words of a run example (its `Ul=` / `Uf=`
+/// features).
+fn example_run_ends(f: &[String]) -> (&str, &str) {
+    let get = |p: &str| f.iter().find_map(|x| x.strip_prefix(p)).unwrap_or("");
+    (get("Ul="), get("Uf="))
+}
+
+/// One setting of the name table and model chosen together
+/// ([`held_out_grid`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NameSetting {
+    /// The name table's cut-off (`None`: no table).
+    pub min_hits: Option<u32>,
+    /// Train the model on every name word, also those the table decides.
+    pub every_word: bool,
+    /// Leave the word's own identity (`w=`) out of the model's features,
+    /// so that it learns from context and shape only.
+    pub no_word: bool,
+    /// The model's feature count cut-off.
+    pub min_count: u32,
+    /// The model's epochs.
+    pub epochs: usize,
+}
+
+/// Held-out accuracy of one [`NameSetting`]: (single words right, single
+/// words), (runs right, runs).
+pub type HeldOut = ((usize, usize), (usize, usize));
+
+/// Examples of one half of train for [`held_out_grid`]: words and runs
+/// with no table (all of them), the name table TSV (min 1) and units
+/// learned on it.
+pub struct Half {
+    words: Vec<(Example, usize)>,
+    runs: Vec<(Example, usize)>,
+    names: String,
+    units: NameUnits,
+}
+
+impl Half {
+    /// The examples and tables of `docs`.
+    pub fn new(pipeline: &Pipeline, docs: &[Document]) -> Half {
+        let units = NameUnits::parse(&learn_name_units(pipeline.tagger, docs, 2)).expect("units");
+        let (words, runs) = name_examples(pipeline, docs, &NameTable::default(), &units, false);
+        Half {
+            words,
+            runs,
+            names: learn_names(pipeline.tagger, docs, 1),
+            units,
+        }
+    }
+}
+
+/// The name table of `rows` ([`learn_names`]' TSV) cut at `min_hits`.
+pub fn cut_table(rows: &str, min_hits: Option<u32>) -> NameTable {
+    let Some(min) = min_hits else {
+        return NameTable::default();
+    };
+    let mut t = NameTable::default();
+    for l in rows.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = l.split('\t').collect();
+        if f.len() >= 3 && f[2].parse::<u32>().is_ok_and(|h| h >= min) {
+            t.names.insert(f[0].into(), f[1].into());
+        }
+    }
+    t
+}
+
+/// Learn the table and model of `s` on `fit` and read `held` as the
+/// pipeline does: a word the table has gets its lemma, another the
+/// model's class; a run its units' lemma (learned on `fit`), else the
+/// model's class.
+pub fn held_out(fit: &Half, held: &Half, s: NameSetting) -> HeldOut {
+    let table = cut_table(&fit.names, s.min_hits);
+    let strip = |f: &Vec<String>| -> Vec<String> {
+        f.iter()
+            .filter(|x| !(s.no_word && x.starts_with("w=")))
+            .cloned()
+            .collect()
+    };
+    let train: Vec<Example> = fit
+        .words
+        .iter()
+        .filter(|((f, _, _), _)| {
+            s.every_word || example_word(f).is_none_or(|w| table.get(w).is_none())
+        })
+        .chain(&fit.runs)
+        .map(|((f, y, a), _)| (strip(f), *y, *a))
+        .collect();
+    let model = NameModel::train(&train, s.epochs, s.min_count);
+    let mut w = (0, 0);
+    for ((f, y, allowed), _) in &held.words {
+        let c = match example_word(f).and_then(|x| table.get(x)) {
+            Some(l) => Some(class_of(l)),
+            None => model.best(f, *allowed),
+        };
+        w.0 += (c == Some(*y)) as usize;
+        w.1 += 1;
+    }
+    let mut r = (0, 0);
+    for ((f, y, allowed), _) in &held.runs {
+        let (last, first) = example_run_ends(f);
+        let c = match fit.units.decided(&[first, last]) {
+            Some(l) => Some(class_of(l)),
+            None => model.best(f, *allowed),
+        };
+        r.0 += (c == Some(*y)) as usize;
+        r.1 += 1;
+    }
+    (w, r)
+}
+
+/// The held-out grid over the name table's cut-off and the model's
+/// settings: learned on the even train documents and read on the odd
+/// ones, and the other way round; each setting's summed (words, runs).
+pub fn held_out_grid(pipeline: &Pipeline, docs: &[Document]) -> Vec<(NameSetting, HeldOut)> {
+    let (even, odd): (Vec<_>, Vec<_>) = docs
+        .iter()
+        .cloned()
+        .enumerate()
+        .partition(|(i, _)| i % 2 == 0);
+    let even: Vec<Document> = even.into_iter().map(|x| x.1).collect();
+    let odd: Vec<Document> = odd.into_iter().map(|x| x.1).collect();
+    let (a, b) = (Half::new(pipeline, &even), Half::new(pipeline, &odd));
+    let mut settings = Vec::new();
+    for min_hits in [Some(1), Some(2), Some(3), None] {
+        for every_word in [false, true] {
+            if min_hits.is_none() && every_word {
+                continue;
+            }
+            for no_word in [false, true] {
+                for min_count in [1, 2, 3] {
+                    for epochs in [1, 2, 3, 5, 8, 12] {
+                        settings.push(NameSetting {
+                            min_hits,
+                            every_word,
+                            no_word,
+                            min_count,
+                            epochs,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    settings
+        .into_par_iter()
+        .map(|s| {
+            let (x, y) = (held_out(&a, &b, s), held_out(&b, &a, s));
+            let add = |p: (usize, usize), q: (usize, usize)| (p.0 + q.0, p.1 + q.1);
+            (s, (add(x.0, y.0), add(x.1, y.1)))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,6 +454,32 @@ mod tests {
             pos_alternatives: None,
             pos_categories: Some(crate::pos::category::CategoryModel::shipped()),
         }
+    }
+
+    /// The held-out grid of [`held_out_grid`], best first.
+    #[test]
+    #[ignore]
+    fn name_setting_grid() {
+        use crate::text::{MweMatcher, MweMode};
+        let (inv, tagger, docs) = super::super::checkout_train_resources();
+        let mwe = MweMatcher::with_mode(&inv, MweMode::Learned);
+        let pipeline = default_pipeline(&inv, &tagger, &mwe);
+        let mut grid = held_out_grid(&pipeline, &docs);
+        let score = |h: &HeldOut| (h.0 .0 + h.1 .0) as f64 / (h.0 .1 + h.1 .1).max(1) as f64;
+        grid.sort_by(|x, y| score(&y.1).total_cmp(&score(&x.1)));
+        for (s, h) in &grid {
+            eprintln!(
+                "{s:?}: words {}/{} = {:.4}, runs {}/{} = {:.4}, all {:.4}",
+                h.0 .0,
+                h.0 .1,
+                h.0 .0 as f64 / h.0 .1.max(1) as f64,
+                h.1 .0,
+                h.1 .1,
+                h.1 .0 as f64 / h.1 .1.max(1) as f64,
+                score(h)
+            );
+        }
+        assert!(grid[0].1 .0 .1 > 0);
     }
 
     /// Regenerate `src/text/name_model.tsv` (see the module docs).
