@@ -95,7 +95,10 @@ mod tests {
     fn purge_delay_option_number_is_the_purge_delay() {
         // SAFETY: reads one option.
         let default = unsafe { libmimalloc_sys::mi_option_get(super::MI_OPTION_PURGE_DELAY) };
-        assert!([10, 1000, -1].contains(&default), "option 15 reads {default}");
+        assert!(
+            [10, 1000, -1].contains(&default),
+            "option 15 reads {default}"
+        );
         super::keep_freed_pages();
         let set = unsafe { libmimalloc_sys::mi_option_get(super::MI_OPTION_PURGE_DELAY) };
         assert_eq!(set, -1);
