@@ -17,6 +17,7 @@
 //! whole corpus document) into bytes, so blocks can be formatted in
 //! parallel and written in input order.
 
+use std::borrow::Cow;
 use std::io::Write;
 
 use crate::corpus::Document;
@@ -108,19 +109,21 @@ impl<'a> TagWriter<'a> {
 
     /// The optional columns (gloss, top, evidence) of a target row, or of
     /// another row (`None`: empty fields).
-    fn extra_fields(&self, p: Option<&Prediction>, row: &mut Vec<String>) {
+    fn extra_fields(&self, p: Option<&Prediction>, row: &mut Vec<Cow<'_, str>>) {
         if self.gloss {
-            row.push(p.map(|p| self.definition(&p.key)).unwrap_or_default());
+            row.push(Cow::Owned(
+                p.map(|p| self.definition(&p.key)).unwrap_or_default(),
+            ));
         }
         if self.top > 0 {
-            row.push(p.map(|p| self.top_text(p)).unwrap_or_default());
+            row.push(Cow::Owned(p.map(|p| self.top_text(p)).unwrap_or_default()));
         }
         if self.explain {
-            row.push(
+            row.push(Cow::Owned(
                 p.and_then(|p| p.evidence.as_ref())
                     .map(|e| e.text())
                     .unwrap_or_default(),
-            );
+            ));
         }
     }
 
@@ -193,46 +196,50 @@ impl<'a> TagWriter<'a> {
                     .delimiter(b'\t')
                     .has_headers(false)
                     .from_writer(&mut out);
+                // One row's fields, borrowed where the token has them.
+                let mut row: Vec<Cow<'_, str>> = Vec::with_capacity(16);
                 for (si, s) in doc.sentences.iter().enumerate() {
                     for (ti, t) in s.tokens.iter().enumerate() {
                         let head = t.head.as_deref().map(|h| (h, t.lemma.as_deref()));
                         for (t, within) in std::iter::once((t, None)).chain(head) {
                             let (start, end) = t.span.unwrap_or((0, 0));
-                            let mut row = vec![
-                                doc.id.clone(),
-                                (first_sentence + si).to_string(),
-                                ti.to_string(),
-                                start.to_string(),
-                                end.to_string(),
-                                t.text.clone(),
-                                t.lemma.clone().unwrap_or_default(),
-                                t.pos.map(|p| p.to_string()).unwrap_or_else(|| "-".into()),
-                            ];
+                            row.clear();
+                            row.extend([
+                                Cow::Borrowed(doc.id.as_str()),
+                                Cow::Owned((first_sentence + si).to_string()),
+                                Cow::Owned(ti.to_string()),
+                                Cow::Owned(start.to_string()),
+                                Cow::Owned(end.to_string()),
+                                Cow::Borrowed(t.text.as_str()),
+                                Cow::Borrowed(t.lemma.as_deref().unwrap_or_default()),
+                                t.pos
+                                    .map_or(Cow::Borrowed("-"), |p| Cow::Owned(p.to_string())),
+                            ]);
                             let p = match pred_of(t.instance.is_some()) {
                                 Answer::Target(Some(p)) => {
-                                    row.push(self.sense_id(&p.key));
-                                    row.push(p.method.clone());
-                                    row.push(p.decision.label().to_string());
-                                    row.push(format!("{:.4}", p.score));
+                                    row.push(Cow::Owned(self.sense_id(&p.key)));
+                                    row.push(Cow::Borrowed(p.method.as_str()));
+                                    row.push(Cow::Borrowed(p.decision.label()));
+                                    row.push(Cow::Owned(format!("{:.4}", p.score)));
                                     Some(p)
                                 }
                                 Answer::Target(None) => {
                                     row.extend([
-                                        "-".to_string(),
-                                        self.method.clone(),
-                                        ABSTAINED.to_string(),
-                                        "-".to_string(),
+                                        Cow::Borrowed("-"),
+                                        Cow::Borrowed(self.method.as_str()),
+                                        Cow::Borrowed(ABSTAINED),
+                                        Cow::Borrowed("-"),
                                     ]);
                                     None
                                 }
                                 Answer::NotATarget => {
-                                    row.extend(["-", "-", "-", "-"].map(String::from));
+                                    row.extend(["-", "-", "-", "-"].map(Cow::Borrowed));
                                     None
                                 }
                             };
-                            row.push(within.unwrap_or("-").to_string());
+                            row.push(Cow::Borrowed(within.unwrap_or("-")));
                             self.extra_fields(p, &mut row);
-                            w.write_record(&row)?;
+                            w.write_record(row.iter().map(|f| f.as_bytes()))?;
                         }
                     }
                 }

@@ -438,3 +438,37 @@ fn free_joins_weigh_less() {
     assert!(out.contains("\thills\thill\tn\t"), "{out}");
     assert!(!out.contains("the_hill"), "{out}");
 }
+
+/// Runs are only tried as long as their words but the last begin a
+/// collocation; collocations of 3, 4 and 5 words (and a plural last
+/// word) are still all found, wherever they start.
+#[test]
+fn long_collocations_survive_the_prefix_cut() {
+    let m = matcher(MweMode::Greedy);
+    let words = [
+        "They", "arrived", "in", "the", "nick", "of", "time", "and", "on", "the", "other", "hand",
+        "kicked", "the", "bucket", "at", "the", "same", "time", "with", "credit", "cards",
+    ];
+    let found: Vec<(usize, usize, String)> = m
+        .candidates(inventory(), &words)
+        .into_iter()
+        .map(|c| (c.start, c.end, c.lemma))
+        .collect();
+    for want in [
+        (2, 7, "in_the_nick_of_time"),
+        (8, 12, "on_the_other_hand"),
+        (12, 15, "kick_the_bucket"),
+        (15, 19, "at_the_same_time"),
+        (20, 22, "credit_card"),
+    ] {
+        assert!(
+            found.iter().any(|(s, e, l)| (*s, *e, l.as_str()) == want),
+            "{want:?} not in {found:?}"
+        );
+    }
+    // Nothing spans a gap no collocation bridges.
+    assert!(
+        found.iter().all(|(s, e, _)| !(*s < 8 && *e > 8)),
+        "{found:?}"
+    );
+}

@@ -17,13 +17,12 @@
 //! duplicates and the row lengths, so bad input is an
 //! [`crate::Error::Model`] and never a panic or a huge allocation.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::features::{flags, IdBuild};
+use super::features::flags;
 use super::{Lexicon, PosTagger};
 use crate::model_io;
 use crate::{Error, Result};
@@ -57,7 +56,7 @@ pub(crate) fn write(t: &PosTagger) -> Vec<u8> {
         .map(|(w, &b)| (w.as_str(), b))
         .collect();
     lexicon.sort_unstable();
-    let mut rows: Vec<(u64, (u32, u32))> = t.index.iter().map(|(&k, &r)| (k, r)).collect();
+    let mut rows: Vec<(u64, (u32, u32))> = t.index.iter().collect();
     rows.sort_unstable();
     let mut key_deltas = Vec::with_capacity(rows.len());
     let mut lens = Vec::with_capacity(rows.len());
@@ -136,7 +135,7 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
             return Err(bad("non-finite weight".into()));
         }
     }
-    let mut index = HashMap::with_capacity_and_hasher(n_rows, IdBuild::default());
+    let mut index = super::rows::FeatureRows::with_capacity(n_rows);
     let (mut key, mut end) = (0u64, 0u32);
     for (i, (&d, &n)) in body.key_deltas.iter().zip(&body.lens).enumerate() {
         if i > 0 && d == 0 {
@@ -147,6 +146,9 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
             .ok_or_else(|| bad("feature hash overflow".into()))?;
         let start = end;
         end += u32::from(n);
+        if n == 0 {
+            return Err(bad("empty feature row".into()));
+        }
         index.insert(key, (start, end));
     }
     Ok(PosTagger {

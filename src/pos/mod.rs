@@ -103,6 +103,7 @@ pub mod category;
 mod features;
 mod io;
 mod lexicon;
+mod rows;
 #[cfg(test)]
 mod semcor_eval;
 mod train;
@@ -146,7 +147,7 @@ pub struct PosTagger {
     lexicon: Lexicon,
     /// Feature hash → its row, `entries[start..end]` (one lookup per
     /// feature when tagging).
-    index: HashMap<u64, (u32, u32), IdBuild>,
+    index: rows::FeatureRows,
     /// (tag id, averaged weight), grouped by row.
     entries: Vec<(u16, f32)>,
     /// How `tag` decodes (not part of the model).
@@ -261,13 +262,7 @@ impl PosTagger {
     /// The perceptron's score of every tag, into `scores`, from `feats`
     /// (added to what `scores` holds).
     fn add_scores(&self, feats: &[u64], scores: &mut [f32]) {
-        for f in feats {
-            if let Some(&(a, b)) = self.index.get(f) {
-                for &(t, w) in &self.entries[a as usize..b as usize] {
-                    scores[usize::from(t)] += w;
-                }
-            }
-        }
+        self.index.add_scores(feats, &self.entries, scores);
     }
 
     /// Tag ids for the words of one sentence (no multiword handling).
@@ -377,13 +372,7 @@ impl PosTagger {
                 None => {
                     ctx.features(i, prev, prev2, self.flags, &mut feats);
                     scores.iter_mut().for_each(|s| *s = 0.0);
-                    for f in &feats {
-                        if let Some(&(a, b)) = self.index.get(f) {
-                            for &(t, w) in &self.entries[a as usize..b as usize] {
-                                scores[usize::from(t)] += w;
-                            }
-                        }
-                    }
+                    self.add_scores(&feats, &mut scores);
                     argmax(&scores)
                 }
             };

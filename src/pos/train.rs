@@ -242,7 +242,7 @@ impl PosTagger {
         let n = trainer.instances.max(1);
         let mut keyed: Vec<(u64, u32)> = trainer.index.into_iter().collect();
         keyed.sort_unstable();
-        let mut index = HashMap::with_capacity_and_hasher(keyed.len(), IdBuild::default());
+        let mut index = super::rows::FeatureRows::with_capacity(keyed.len());
         let mut entries = Vec::new();
         for (key, r) in keyed {
             let mut row: Vec<(u16, f32)> = trainer.rows[r as usize]

@@ -59,7 +59,7 @@
 
 use std::sync::OnceLock;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::wordnet::{Inventory, Pos};
 
@@ -391,6 +391,11 @@ pub struct MweMatcher {
     lemmas: FxHashMap<Box<str>, Vec<Pos>>,
     /// first word → longest collocation (in words) starting with it.
     max_len: FxHashMap<Box<str>, usize>,
+    /// The first 2 … n−1 words of every collocation of n ≥ 3 words,
+    /// `_`-joined: a run can only spell a collocation when its words but
+    /// the last are such a prefix, which rules out most lengths before
+    /// any string is built (`in` starts collocations of up to 6 words).
+    prefixes: FxHashSet<Box<str>>,
     /// How candidates are joined.
     mode: MweMode,
     /// The evidence for [`MweMode::Learned`].
@@ -412,6 +417,7 @@ impl MweMatcher {
     pub fn with_mode(inv: &Inventory, mode: MweMode) -> MweMatcher {
         let mut lemmas: FxHashMap<Box<str>, Vec<Pos>> = FxHashMap::default();
         let mut max_len: FxHashMap<Box<str>, usize> = FxHashMap::default();
+        let mut prefixes: FxHashSet<Box<str>> = FxHashSet::default();
         if mode != MweMode::None {
             for pos in Pos::ALL {
                 for l in inv.lemmas(pos) {
@@ -423,6 +429,12 @@ impl MweMatcher {
                     let first = l.split('_').next().unwrap_or_default();
                     let e = max_len.entry(first.into()).or_default();
                     *e = (*e).max(n);
+                    let mut ends = l.match_indices('_').map(|(k, _)| k).skip(1);
+                    for _ in 2..n {
+                        if let Some(k) = ends.next() {
+                            prefixes.insert(l[..k].into());
+                        }
+                    }
                 }
             }
         }
@@ -433,6 +445,7 @@ impl MweMatcher {
         MweMatcher {
             lemmas,
             max_len,
+            prefixes,
             mode,
             evidence,
         }
@@ -459,19 +472,38 @@ impl MweMatcher {
         self.lemmas.is_empty()
     }
 
-    /// First-word forms at `i`: as written, and its verb base forms.
+    /// First-word forms at `i`: as written, and its verb base forms; and
+    /// the longest run from `i` that could spell a collocation.
     fn firsts(&self, inv: &Inventory, lower: &[String], i: usize) -> (Vec<String>, usize) {
         let mut firsts: Vec<String> = vec![lower[i].clone()];
-        let mut longest = self.max_len.get(lower[i].as_str()).copied().unwrap_or(0);
+        let mut longest = self.possible_len(&lower[i], lower, i);
         for b in inv.morphy(&lower[i], Pos::Verb) {
             if !firsts.contains(&b) {
-                if let Some(&n) = self.max_len.get(b.as_str()) {
-                    longest = longest.max(n);
-                }
+                longest = longest.max(self.possible_len(&b, lower, i));
                 firsts.push(b);
             }
         }
         (firsts, longest.min(lower.len() - i))
+    }
+
+    /// The longest run from `i`, first word read as `first`, whose words
+    /// but the last begin some collocation (0 when none starts with
+    /// `first`): no longer run can match.
+    fn possible_len(&self, first: &str, lower: &[String], i: usize) -> usize {
+        let Some(&max) = self.max_len.get(first) else {
+            return 0;
+        };
+        let mut n = 2;
+        let mut key = first.to_string();
+        while n < max && i + n < lower.len() {
+            key.push('_');
+            key.push_str(&lower[i + n - 1]);
+            if !self.prefixes.contains(key.as_str()) {
+                break;
+            }
+            n += 1;
+        }
+        n.min(max)
     }
 
     /// The collocations that `lower[i..i + n]` spells, each with every part
