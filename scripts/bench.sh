@@ -188,7 +188,9 @@ if [[ " $sections " == *" tagknn "* ]]; then
   # WSD_ENS_MODEL too. The input is the first BENCH_TAG_BYTES (default
   # 100,000) of SemCor as plain text. With WSD_OLD=BINARY the same runs
   # alternate with that binary, for old/new ratios from one run (the
-  # machine is shared: compare within a run). Goal: >= 4,000 tokens/s.
+  # machine is shared: compare within a run). WSD_TAGKNN_ARGS adds
+  # options to the new binary's runs only (e.g. "--encoder-precision
+  # int8", against WSD_OLD=the same binary). Goal: >= 4,000 tokens/s.
   echo; echo "== kNN tag throughput with given models (goal: knn,mfs >= 4,000 tokens/s on 2 cores; load $(cut -d' ' -f1-3 /proc/loadavg))"
   if [ -z "${WSD_KNN_MODEL:-}" ]; then
     echo "skipped: set WSD_KNN_MODEL (and WSD_NB_MODEL, WSD_ENS_MODEL for ens,mfs)"
@@ -200,7 +202,7 @@ if [[ " $sections " == *" tagknn "* ]]; then
     if [ -n "${WSD_NB_MODEL:-}" ] && [ -n "${WSD_ENS_MODEL:-}" ]; then
       chains+=("ens,mfs|--model $WSD_KNN_MODEL --model $WSD_NB_MODEL --model $WSD_ENS_MODEL")
     fi
-    bins=("new|$WSD")
+    bins=("new|$WSD ${WSD_TAGKNN_ARGS:-}")
     [ -n "${WSD_OLD:-}" ] && bins+=("old|$WSD_OLD")
     for c in "${chains[@]}"; do
       m=${c%%|*}; models=${c#*|}

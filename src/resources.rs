@@ -97,6 +97,8 @@ pub struct ResourcePaths {
     pub semcor: Option<PathBuf>,
     /// Encoder checkpoint folder.
     pub encoder: Option<PathBuf>,
+    /// Arithmetic of the encoder's linear maps.
+    pub encoder_precision: crate::encoder::Precision,
     /// POS tagger model file.
     pub pos_model: Option<PathBuf>,
     /// Trained model files given explicitly; each file's header says which
@@ -267,7 +269,7 @@ impl Resources {
         self.encoder.get_or_load(|| {
             let dir = self.paths.encoder();
             let _t = crate::timing::phase("load encoder");
-            Encoder::load(&dir).map(Arc::new)
+            Encoder::load_with_precision(&dir, self.paths.encoder_precision).map(Arc::new)
         })
     }
 

@@ -573,3 +573,46 @@ fn knn_neighbours_come_with_their_sentences() {
         );
     }
 }
+
+/// `--encoder-precision int8` runs (its vectors differ from f32's, so the
+/// scores move) and mostly gives f32's answers; an unknown precision is
+/// refused by name.
+#[test]
+fn int8_encoder_scores_differ_but_answers_mostly_agree() {
+    let text = b"The river bank was muddy. The bank raised its rates. \
+        The jury said the election was conducted well. He left the room \
+        and walked to the station in the rain.\n";
+    let run = |p: &str| -> Vec<(String, String, f64)> {
+        let (code, out, err) = run_stdin(
+            tag()
+                .args(["--method", "knn,mfs", "--format", "jsonl"])
+                .args(["--encoder-precision", p, "--model"])
+                .arg(slice_model()),
+            text,
+        );
+        assert_eq!(code, 0, "{err}");
+        let mut v = Vec::new();
+        for l in out.lines() {
+            let s: serde_json::Value = serde_json::from_str(l).unwrap();
+            for t in s["tokens"].as_array().unwrap() {
+                if t["method"] == "knn" {
+                    let score = t["score"].as_f64().unwrap_or(f64::NAN);
+                    v.push((t["text"].to_string(), t["sense"].to_string(), score));
+                }
+            }
+        }
+        v
+    };
+    let (f, q) = (run("f32"), run("int8"));
+    assert!(f.len() >= 5, "{f:?}");
+    assert_eq!(f.len(), q.len(), "{f:?} {q:?}");
+    assert!(f.iter().zip(&q).all(|(a, b)| a.0 == b.0));
+    assert!(
+        f.iter().zip(&q).any(|(a, b)| a.2 != b.2),
+        "int8 changed no score"
+    );
+    let same = f.iter().zip(&q).filter(|(a, b)| a.1 == b.1).count();
+    assert!(same * 5 >= f.len() * 4, "{same} of {} agree", f.len());
+    let err = fails(tag().args(["--encoder-precision", "int4", "-"]));
+    assert!(err.contains("f32 or int8"), "{err}");
+}

@@ -22,6 +22,10 @@ pub struct ResourceArgs {
     /// Encoder checkpoint folder, for knn [default: models/all-MiniLM-L6-v2].
     #[arg(long, value_name = "DIR")]
     pub encoder: Option<PathBuf>,
+    /// Arithmetic of the encoder's linear maps: f32, or int8 (8-bit
+    /// weights and inputs, faster, vectors slightly off the f32 ones).
+    #[arg(long, value_name = "P", default_value = "f32")]
+    pub encoder_precision: wsd::encoder::Precision,
     /// POS tagger model, for plain text [default: models/pos.wsd, trained
     /// on SemCor on first use when missing].
     #[arg(long, value_name = "FILE")]
@@ -44,6 +48,7 @@ impl ResourceArgs {
             wordnet: cli.wordnet.clone(),
             semcor: self.semcor.clone(),
             encoder: self.encoder.clone(),
+            encoder_precision: self.encoder_precision,
             pos_model: self.pos_model.clone(),
             models: self.model.clone(),
             ic: self.ic.clone(),

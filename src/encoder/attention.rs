@@ -458,6 +458,17 @@ pub struct BertAttention {
 }
 
 impl BertAttention {
+    /// `W_Q`, `W_K`, `W_V` and `W_O`.
+    pub(crate) fn linears_mut(&mut self) -> Vec<&mut Linear> {
+        let s = &mut self.self_attention;
+        vec![
+            &mut s.query,
+            &mut s.key,
+            &mut s.value,
+            &mut self.output.dense,
+        ]
+    }
+
     pub(crate) fn load(
         w: &Weights,
         prefix: &str,

@@ -131,6 +131,16 @@ impl BertModel {
         &self.embeddings
     }
 
+    /// Rounds every layer's linear maps to 8 bits ([`super::int8`]); the
+    /// embeddings, LayerNorms and attention products stay f32.
+    pub fn quantize_linears(&mut self) {
+        for layer in &mut self.layers {
+            for l in layer.linears_mut() {
+                l.quantize();
+            }
+        }
+    }
+
     /// The encoder layers, first to last.
     pub fn layers(&self) -> &[BertLayer] {
         &self.layers

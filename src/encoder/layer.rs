@@ -16,7 +16,8 @@
 use rayon::prelude::*;
 
 use super::attention::BertAttention;
-use super::matrix::{gemm, Matrix};
+use super::int8::QuantLinear;
+use super::matrix::{free_threads, gemm, Matrix};
 use super::weights::Weights;
 use crate::{Error, Result};
 
@@ -24,11 +25,22 @@ use crate::{Error, Result};
 /// scheduling, small enough to split a batch across cores.
 const ROWS_PER_TASK: usize = 16;
 
-/// `y = x Wᵀ + b`, with `W` stored `out × in` as in PyTorch checkpoints.
+/// `y = x Wᵀ + b`, with `W` given `out × in` as in PyTorch checkpoints.
+///
+/// `W` is kept transposed (`in × out`, row-major): matrixmultiply packs
+/// the right operand in panels of 8 columns, one `k` row at a time, and
+/// with `Wᵀ` as a strided view of `W` every packed value was a gather of
+/// its own (the general path of its `pack`), while rows of 8 contiguous
+/// values are one copy. The packed panels, hence every product, are the
+/// same values either way: outputs are bitwise those of the strided view.
 #[derive(Debug, Clone)]
 pub struct Linear {
-    weight: Matrix,
+    /// `Wᵀ`, `in × out`.
+    weight_t: Matrix,
     bias: Vec<f32>,
+    /// The 8-bit weights, when the encoder runs in int8
+    /// ([`Linear::quantize`]); the product then uses them.
+    quant: Option<QuantLinear>,
 }
 
 impl Linear {
@@ -41,7 +53,17 @@ impl Linear {
                 weight.rows()
             )));
         }
-        Ok(Linear { weight, bias })
+        Ok(Linear {
+            weight_t: weight.transpose(),
+            bias,
+            quant: None,
+        })
+    }
+
+    /// From now on compute the product with 8-bit weights and inputs
+    /// (see [`super::int8`]).
+    pub fn quantize(&mut self) {
+        self.quant = Some(QuantLinear::new(&self.weight_t));
     }
 
     /// Reads `{prefix}.weight` (`[out, in]`) and `{prefix}.bias` (`[out]`).
@@ -53,12 +75,12 @@ impl Linear {
 
     /// Input width.
     pub fn in_features(&self) -> usize {
-        self.weight.cols()
+        self.weight_t.rows()
     }
 
     /// Output width.
     pub fn out_features(&self) -> usize {
-        self.weight.rows()
+        self.weight_t.cols()
     }
 
     /// `x Wᵀ + b` for every row of `x`: one GEMM over the whole batch.
@@ -74,8 +96,17 @@ impl Linear {
         for i in 0..x.rows() {
             y.row_mut(i).copy_from_slice(&self.bias);
         }
-        // y ← x · Wᵀ + y (the bias), Wᵀ as a strided view: no copy.
-        gemm(1.0, x.view(), self.weight.t(), 1.0, y.view_mut());
+        if let Some(q) = &self.quant {
+            let parts = if x.rows() >= 256 {
+                1 + free_threads()
+            } else {
+                1
+            };
+            q.forward_add(x, &mut y, parts);
+            return Ok(y);
+        }
+        // y ← x · Wᵀ + y (the bias)
+        gemm(1.0, x.view(), self.weight_t.view(), 1.0, y.view_mut());
         Ok(y)
     }
 }
@@ -353,6 +384,14 @@ impl BertLayer {
     ) -> Result<Matrix> {
         let h = self.attention.forward_rows(x, spans, rows)?;
         self.feed_forward(&h)
+    }
+
+    /// Every linear map of the layer, for [`Linear::quantize`].
+    pub(crate) fn linears_mut(&mut self) -> Vec<&mut Linear> {
+        let mut v = self.attention.linears_mut();
+        v.push(&mut self.intermediate.dense);
+        v.push(&mut self.output.dense);
+        v
     }
 
     /// `LayerNorm(h + GELU(h W_1ᵀ + b_1) W_2ᵀ + b_2)`, in slices of

@@ -388,7 +388,7 @@ pub fn with_free_threads<R>(free: &std::sync::Arc<AtomicUsize>, f: impl FnOnce()
 }
 
 /// Threads other than this one that a product may be split for.
-fn free_threads() -> usize {
+pub(crate) fn free_threads() -> usize {
     let others = rayon::current_num_threads().saturating_sub(1);
     FREE_THREADS.with(|c| match &*c.borrow() {
         Some(free) => free.load(Ordering::Relaxed).min(others),

@@ -48,6 +48,7 @@
 pub mod attention;
 pub mod bert;
 pub mod config;
+pub mod int8;
 pub mod layer;
 pub mod matrix;
 pub mod position;
@@ -88,6 +89,29 @@ fn small_pages_from_now() {
     // flag of the calling process.
     unsafe {
         libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
+/// The arithmetic of the encoder's linear maps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Precision {
+    /// f32 throughout (the default: the vectors kNN models were trained on).
+    #[default]
+    F32,
+    /// 8-bit weights and inputs with i32 sums in the layers' linear maps
+    /// ([`int8`]); attention, LayerNorm and GELU stay f32. Opt-in: the
+    /// vectors move a little away from the f32 ones the models hold.
+    Int8,
+}
+
+impl std::str::FromStr for Precision {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Precision, String> {
+        match s {
+            "f32" => Ok(Precision::F32),
+            "int8" => Ok(Precision::Int8),
+            _ => Err(format!("unknown encoder precision {s:?} (f32 or int8)")),
+        }
     }
 }
 
@@ -166,6 +190,15 @@ impl Encoder {
     /// matrix — is an [`Error::Model`] naming the file and the problem.
     pub fn load(dir: &Path) -> Result<Encoder> {
         Self::load_with_positions(dir, PositionKind::Learned)
+    }
+
+    /// [`Encoder::load`] with the linear maps in `precision`.
+    pub fn load_with_precision(dir: &Path, precision: Precision) -> Result<Encoder> {
+        let mut enc = Self::load(dir)?;
+        if precision == Precision::Int8 {
+            enc.model.quantize_linears();
+        }
+        Ok(enc)
     }
 
     /// [`Encoder::load`] with a choice of position vectors; see
