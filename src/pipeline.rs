@@ -100,6 +100,10 @@ pub enum TargetSelection {
     All,
     /// Only these lemmas (lexical-sample runs).
     Lemmas(FxHashSet<String>),
+    /// As [`TargetSelection::Content`] but by this table instead of the
+    /// shipped one: the held-out checks of [`learn`] judge a table learned
+    /// on some training documents on the others.
+    Table(std::sync::Arc<TargetTable>),
 }
 
 impl std::str::FromStr for TargetSelection {
@@ -462,6 +466,7 @@ impl Pipeline<'_> {
             TargetSelection::Content => TargetTable::shipped().is_target(lemma, pos, aux),
             TargetSelection::All => true,
             TargetSelection::Lemmas(set) => set.contains(lemma),
+            TargetSelection::Table(t) => t.is_target(lemma, pos, aux),
         };
         selected && !self.inv.senses(lemma, pos).is_empty()
     }

@@ -139,6 +139,9 @@ pub fn choose_lemma_with(
     if cands.is_empty() {
         cands = hyphen_variants(inv, word, pos);
     }
+    if cands.is_empty() {
+        cands = dropped_g_variants(inv, word, pos);
+    }
     if cands.len() <= 1 {
         return cands.pop();
     }
@@ -197,6 +200,21 @@ pub fn hyphen_variants(inv: &Inventory, word: &str, pos: Pos) -> Vec<String> {
     cands
 }
 
+/// The base forms of a word WordNet lacks that ends in `-in` (or `-in'`)
+/// read as the `-ing` form it spells with a dropped g (`goin` → `go`,
+/// `takin` → `take`, `sportin` → `sporting`), as dialogue in fiction
+/// writes it. SemCor's annotators lemmatise such words as the standard
+/// form; on held-out halves of SemCor's train split 41 of the 1,168
+/// missed targets were such words (5 of 474 on the test split). Empty for
+/// other words, and for words of fewer than four letters (`in`, `kin`).
+pub fn dropped_g_variants(inv: &Inventory, word: &str, pos: Pos) -> Vec<String> {
+    let w = word.strip_suffix(['\'', '\u{2019}']).unwrap_or(word);
+    if w.len() < 4 || !(w.ends_with("in") || w.ends_with("IN")) {
+        return Vec::new();
+    }
+    inv.morphy(&format!("{w}g"), pos)
+}
+
 /// The lemma of a Penn clitic (`'s` → `be` as a verb, `n't` → `not`).
 pub fn clitic_lemma(word: &str, pos: Pos) -> Option<&'static str> {
     let w = word.replace('\u{2019}', "'").to_lowercase();
@@ -222,6 +240,29 @@ mod tests {
         assert!(err.contains("lemmas.tsv:2"), "{err}");
         assert!(LemmaTable::parse("x\tn\n").is_err());
         assert!(!LemmaTable::shipped().is_empty());
+    }
+
+    #[test]
+    fn dropped_g_reads_as_ing() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
+        assert_eq!(choose_lemma(&inv, "goin", Pos::Verb).as_deref(), Some("go"));
+        assert_eq!(
+            choose_lemma(&inv, "takin'", Pos::Verb).as_deref(),
+            Some("take")
+        );
+        assert_eq!(
+            choose_lemma(&inv, "Fightin", Pos::Verb).as_deref(),
+            Some("fight")
+        );
+        // Words WordNet has keep their own lemma; short ones are left alone.
+        assert_eq!(
+            choose_lemma(&inv, "cabin", Pos::Noun).as_deref(),
+            Some("cabin")
+        );
+        assert!(dropped_g_variants(&inv, "kin", Pos::Verb).is_empty());
+        assert!(dropped_g_variants(&inv, "bank", Pos::Noun).is_empty());
+        assert!(dropped_g_variants(&inv, "xqzin", Pos::Verb).is_empty());
     }
 
     #[test]

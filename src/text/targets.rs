@@ -9,7 +9,11 @@
 //! often the annotators gave that token a sense. A key is a target when
 //! `(tagged + α·prior) / (seen + α) ≥ threshold`, where the prior is 0.9
 //! for words [`fallback_target`] takes and 0.05 for the others, and `α`
-//! and the threshold were chosen on the train split. So `not`, `only`,
+//! and the threshold were chosen on the train split. Each document's
+//! tokens of a key count for at most a few tokens' worth (the cap, chosen
+//! too), and the choice leaves one document out: one document's
+//! annotators skipping a word (`jazz` 0 of 15, all in one text) must not
+//! make it a non-target everywhere. So `not`, `only`,
 //! `other`, `more` and main-verb `have`, `do` and `be` are in, `the`, `of`
 //! and auxiliaries before a participle (`has gone`, `was given`, `did
 //! not`) are out.
@@ -109,7 +113,7 @@ pub fn is_auxiliary<W: AsRef<str>, T: AsRef<str>, L: AsRef<str>>(
 }
 
 /// The learned target decisions (see the module docs).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TargetTable {
     /// (lemma, POS letter, auxiliary use) → target?, for keys whose learned
     /// decision differs from [`fallback_target`].
