@@ -510,7 +510,7 @@ impl BertAttention {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn m(rows: &[&[f32]]) -> Matrix {
@@ -591,8 +591,9 @@ mod tests {
         Linear::new(Matrix::identity(d), vec![0.0; d]).unwrap()
     }
 
-    /// Deterministic pseudo-random values in [-1, 1).
-    fn pseudo(rows: usize, cols: usize, seed: u64) -> Matrix {
+    /// Deterministic pseudo-random values in [-1, 1) (shared with the int8
+    /// kernel's tests).
+    pub(crate) fn pseudo(rows: usize, cols: usize, seed: u64) -> Matrix {
         let mut s = seed
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);

@@ -288,21 +288,7 @@ unsafe fn tile_avx2(a: &[i16], panel: &[i16], kp: usize, acc: &mut [i32; MR * NR
 mod tests {
     use super::*;
 
-    /// A deterministic pseudo-random matrix in [-1, 1).
-    fn pseudo(rows: usize, cols: usize, seed: u64) -> Matrix {
-        let mut s = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let data = (0..rows * cols)
-            .map(|_| {
-                s = s
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
-            })
-            .collect();
-        Matrix::from_vec(rows, cols, data).unwrap()
-    }
+    use crate::encoder::attention::tests::pseudo;
 
     #[test]
     fn avx2_tile_equals_scalar_tile_exactly() {

@@ -43,6 +43,17 @@ use crate::text::targets::fallback_target;
 use crate::text::{case_class_of, split_sentences, MweEvidence, MweMatcher, TargetTable};
 use crate::wordnet::{Inventory, Pos};
 
+/// Split `docs` in two by index, `first(i)` choosing the first part, for
+/// held-out measurements (even/odd halves, every fourth document).
+pub(crate) fn split_documents(
+    docs: &[Document],
+    first: impl Fn(usize) -> bool,
+) -> (Vec<Document>, Vec<Document>) {
+    let (a, b): (Vec<_>, Vec<_>) = docs.iter().enumerate().partition(|(i, _)| first(*i));
+    let take = |part: Vec<(usize, &Document)>| part.into_iter().map(|(_, d)| d.clone()).collect();
+    (take(a), take(b))
+}
+
 /// The lemma overrides of [`crate::text::lemma::LemmaTable`] as TSV, from
 /// the sense-tagged single words of `docs` (SemCor's train split): for
 /// each form (lower case) and POS where morphy offers several base forms,
@@ -864,17 +875,12 @@ mod tests {
         let docs = read_semcor(root.join("corpora/semcor3.0"), Split::Train).expect("SemCor");
         let (mut with, mut without, mut n) = (0usize, 0usize, 0usize);
         for fold in 0..2 {
-            let (fit, held): (Vec<_>, Vec<_>) = docs
-                .iter()
-                .cloned()
-                .enumerate()
-                .partition(|(i, _)| i % 2 != fold);
-            let fit: Vec<Document> = fit.into_iter().map(|x| x.1).collect();
+            let (fit, held) = split_documents(&docs, |i| i % 2 != fold);
             let table = LemmaTable::parse(&learn_lemmas(&inv, &fit)).unwrap();
             let empty = LemmaTable::default();
             for t in held
                 .iter()
-                .flat_map(|(_, d)| &d.sentences)
+                .flat_map(|d| &d.sentences)
                 .flat_map(|s| &s.tokens)
             {
                 let (Some(_), Some(lemma), Some(pos)) = (&t.instance, &t.lemma, t.pos) else {
@@ -985,13 +991,7 @@ mod tests {
         let (mut targets_on_tagged_docs, mut extra_on_tagged_docs) = (0, 0);
         let mut rows = Vec::new();
         for fold in 0..2 {
-            let (fit, held): (Vec<_>, Vec<_>) = docs
-                .iter()
-                .cloned()
-                .enumerate()
-                .partition(|(i, _)| i % 2 != fold);
-            let fit: Vec<Document> = fit.into_iter().map(|x| x.1).collect();
-            let held: Vec<Document> = held.into_iter().map(|x| x.1).collect();
+            let (fit, held) = split_documents(&docs, |i| i % 2 != fold);
             let (table, _, f) = learn_targets(&pipeline(TargetSelection::All), &fit, beta, fitting);
             eprintln!("fold {fold}: {f:?}, {} overrides", table.overrides.len());
             let p = pipeline(TargetSelection::Table(Arc::new(table)));

@@ -337,10 +337,12 @@ pub fn frame_fits(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn sentence(words: &[(&str, Option<Pos>)]) -> Vec<Token> {
+    /// Tokens with the given texts and parts of speech (shared with the
+    /// object features' tests).
+    pub(in crate::disambig::ens) fn sentence(words: &[(&str, Option<Pos>)]) -> Vec<Token> {
         words
             .iter()
             .map(|(w, p)| Token {

@@ -298,16 +298,7 @@ mod tests {
         assert_eq!(c.lifts(None, &cands, &shares, None), vec![(0.0, 0.0); 2]);
     }
 
-    fn sentence(words: &[(&str, Option<Pos>)]) -> Vec<Token> {
-        words
-            .iter()
-            .map(|(w, p)| Token {
-                text: w.to_string(),
-                pos: *p,
-                ..Default::default()
-            })
-            .collect()
-    }
+    use super::super::frames::tests::sentence;
 
     const N: Option<Pos> = Some(Pos::Noun);
     const V: Option<Pos> = Some(Pos::Verb);

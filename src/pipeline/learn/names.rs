@@ -148,13 +148,7 @@ pub fn accuracy(model: &NameModel, examples: &[(Example, usize)]) -> (f64, f64) 
 /// returns the TSV of `src/text/name_model.tsv` with the held-out figures
 /// in its header.
 pub fn learn_name_model(pipeline: &Pipeline, docs: &[Document]) -> String {
-    let (held, fit): (Vec<_>, Vec<_>) = docs
-        .iter()
-        .cloned()
-        .enumerate()
-        .partition(|(i, _)| i % 4 == 0);
-    let held: Vec<Document> = held.into_iter().map(|x| x.1).collect();
-    let fit: Vec<Document> = fit.into_iter().map(|x| x.1).collect();
+    let (held, fit) = super::split_documents(docs, |i| i % 4 == 0);
     let table = NameTable::parse(&learn_names(pipeline.tagger, &fit, 2)).expect("names");
     let units = NameUnits::parse(&learn_name_units(pipeline.tagger, &fit, 2)).expect("units");
     let (hw, hu) = name_examples(pipeline, &held, &table, &units, true);
@@ -396,13 +390,7 @@ pub fn held_out(fit: &Half, held: &Half, s: NameSetting) -> HeldOut {
 /// settings: learned on the even train documents and read on the odd
 /// ones, and the other way round; each setting's summed (words, runs).
 pub fn held_out_grid(pipeline: &Pipeline, docs: &[Document]) -> Vec<(NameSetting, HeldOut)> {
-    let (even, odd): (Vec<_>, Vec<_>) = docs
-        .iter()
-        .cloned()
-        .enumerate()
-        .partition(|(i, _)| i % 2 == 0);
-    let even: Vec<Document> = even.into_iter().map(|x| x.1).collect();
-    let odd: Vec<Document> = odd.into_iter().map(|x| x.1).collect();
+    let (even, odd) = super::split_documents(docs, |i| i % 2 == 0);
     let (a, b) = (Half::new(pipeline, &even), Half::new(pipeline, &odd));
     let mut settings = Vec::new();
     for min_hits in [Some(1), Some(2), Some(3), None] {
@@ -511,13 +499,7 @@ mod tests {
         let (inv, tagger, docs) = super::super::checkout_train_resources();
         let mwe = MweMatcher::with_mode(&inv, MweMode::Learned);
         let pipeline = default_pipeline(&inv, &tagger, &mwe);
-        let (even, odd): (Vec<_>, Vec<_>) = docs
-            .iter()
-            .cloned()
-            .enumerate()
-            .partition(|(i, _)| i % 2 == 0);
-        let even: Vec<Document> = even.into_iter().map(|x| x.1).collect();
-        let odd: Vec<Document> = odd.into_iter().map(|x| x.1).collect();
+        let (even, odd) = super::super::split_documents(&docs, |i| i % 2 == 0);
         let half = learn_names(&tagger, &even, 1);
         let all = learn_names(&tagger, &docs, 1);
         for min_hits in 1..=6 {
