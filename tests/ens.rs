@@ -35,25 +35,31 @@ fn slice_nb() -> PathBuf {
 /// run's stderr.
 fn slice_ens() -> &'static (PathBuf, String) {
     static MODEL: OnceLock<(PathBuf, String)> = OnceLock::new();
-    MODEL.get_or_init(|| {
-        let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ens-slice.wsd");
-        let (out, _, err) = run(wsd()
-            .args([
-                "train",
-                "--method",
-                "ens",
-                "--limit-docs",
-                "2",
-                "--ens-sample",
-                "1",
-                "--model",
-            ])
-            .arg(slice_model())
-            .arg("--output")
-            .arg(&p));
-        assert!(out.status.success(), "{err}");
-        (p, err)
-    })
+    MODEL.get_or_init(|| train_slice_ens("ens-slice.wsd", &[]))
+}
+
+/// Trains ens on the slice's first two documents (every one sampled) with
+/// `extra` options into `name` under the test directory; the path and the
+/// run's stderr.
+fn train_slice_ens(name: &str, extra: &[&str]) -> (PathBuf, String) {
+    let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let (out, _, err) = run(wsd()
+        .args([
+            "train",
+            "--method",
+            "ens",
+            "--limit-docs",
+            "2",
+            "--ens-sample",
+            "1",
+        ])
+        .args(extra)
+        .arg("--model")
+        .arg(slice_model())
+        .arg("--output")
+        .arg(&p));
+    assert!(out.status.success(), "{err}");
+    (p, err)
 }
 
 fn models() -> Vec<PathBuf> {
@@ -92,23 +98,7 @@ fn training_prints_the_weights_and_the_cross_validation() {
 
 #[test]
 fn object_features_are_learned_stored_and_read_back() {
-    let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ens-slice-objects.wsd");
-    let (out, _, err) = run(wsd()
-        .args([
-            "train",
-            "--method",
-            "ens",
-            "--limit-docs",
-            "2",
-            "--ens-sample",
-            "1",
-            "--ens-objects",
-            "--model",
-        ])
-        .arg(slice_model())
-        .arg("--output")
-        .arg(&p));
-    assert!(out.status.success(), "{err}");
+    let (p, err) = train_slice_ens("ens-slice-objects.wsd", &["--ens-objects"]);
     // learned: the weight lines are there, not all zero
     let w: Vec<f64> = err
         .lines()
