@@ -144,22 +144,27 @@ fn le_bytes(rows: impl Iterator<Item = f32>) -> Vec<u8> {
 }
 
 impl KnnModel {
+    /// Each entry's header row (synset, count, which vectors it has), as
+    /// every format version since 2 writes it.
+    fn meta_entries(&self) -> Vec<MetaEntry> {
+        self.entries
+            .iter()
+            .map(|e| MetaEntry {
+                pos: e.synset.pos,
+                offset: e.synset.offset,
+                count: e.count,
+                has_ctx: e.ctx.is_some(),
+                has_gloss: e.gloss.is_some(),
+            })
+            .collect()
+    }
+
     /// The body bytes (see the module doc of `codec.rs` for the layout).
     pub fn to_bytes(&self) -> Vec<u8> {
         let d = self.dim;
         let meta = Meta {
             dim: d as u32,
-            entries: self
-                .entries
-                .iter()
-                .map(|e| MetaEntry {
-                    pos: e.synset.pos,
-                    offset: e.synset.offset,
-                    count: e.count,
-                    has_ctx: e.ctx.is_some(),
-                    has_gloss: e.gloss.is_some(),
-                })
-                .collect(),
+            entries: self.meta_entries(),
             instance_entry: self.instances.iter().map(|(e, _)| *e).collect(),
             senses: self
                 .senses

@@ -111,17 +111,7 @@ fn toy() -> KnnModel {
 fn to_bytes_v2(m: &KnnModel) -> Vec<u8> {
     let meta = MetaV2 {
         dim: m.dim as u32,
-        entries: m
-            .entries
-            .iter()
-            .map(|e| MetaEntry {
-                pos: e.synset.pos,
-                offset: e.synset.offset,
-                count: e.count,
-                has_ctx: e.ctx.is_some(),
-                has_gloss: e.gloss.is_some(),
-            })
-            .collect(),
+        entries: m.meta_entries(),
         instance_entry: m.instances.iter().map(|(e, _)| *e).collect(),
     };
     let meta = model_io::to_body(META_TAG_V2, &meta).unwrap();
