@@ -40,7 +40,7 @@ use super::{auxiliary_flags, rebuild_text, Pipeline, TargetSelection};
 use crate::corpus::{Document, Token};
 use crate::pos::PosTagger;
 use crate::text::targets::fallback_target;
-use crate::text::{case_class_of, split_sentences, MweEvidence, MweMatcher, TargetTable};
+use crate::text::{match_case, split_sentences, MweEvidence, MweMatcher, TargetTable};
 use crate::wordnet::{Inventory, Pos};
 
 /// Split `docs` in two by index, `first(i)` choosing the first part, for
@@ -337,7 +337,7 @@ fn doc_occurrences(
             out.push(Occurrence {
                 doc: doc_index,
                 free: !joined && !verbs && !costly,
-                case: case_class_of(&words[m.start..m.end]),
+                case: match_case(&m, &words),
                 pattern: crate::text::mwe::pattern(&tags[m.start..m.end]),
                 lemma: m.lemma,
                 pos: m.pos,
