@@ -100,6 +100,38 @@ fn multiwords_join_on_semcor_evidence_not_greedily() {
     assert_eq!(joined("A few men came.", MweMode::Learned), ["a_few"]);
 }
 
+/// The lemmas of the units spelled by several words (`per cent`).
+fn units(text: &str, mode: MweMode) -> Vec<String> {
+    analyse(text, mode, TargetSelection::Content)
+        .into_iter()
+        .filter(|(t, _, _)| t.contains(' '))
+        .map(|(_, l, _)| l)
+        .collect()
+}
+
+#[test]
+fn closed_compounds_join_on_evidence() {
+    // SemCor makes `per cent` one unit, `percent`, 41 times on the train
+    // split; read apart, `cent` is the coin.
+    let u = units("Prices rose ten per cent last year.", MweMode::Learned);
+    assert_eq!(u, ["percent"]);
+    assert_eq!(
+        units("The ball player signed.", MweMode::Learned),
+        ["ballplayer"]
+    );
+    // A plural last word: the noun base form of the compound.
+    assert_eq!(
+        units("He packed two brief cases.", MweMode::Learned),
+        ["briefcase"]
+    );
+    // `may be` is not `maybe`, and a one-letter word never joins
+    // (`a way` is not `away`).
+    assert!(units("It may be late.", MweMode::Learned).is_empty());
+    assert!(units("They found a way out.", MweMode::Learned).is_empty());
+    // The greedy mode, the old behaviour, proposes no closed compound.
+    assert!(!units("Prices rose ten per cent.", MweMode::Greedy).contains(&"percent".to_string()));
+}
+
 #[test]
 fn targets_are_what_annotators_tag() {
     let toks = analyse(

@@ -42,7 +42,7 @@ pub mod targets;
 pub mod tokenize;
 
 pub use lemma::choose_lemma;
-pub use mwe::{case_class_of, MweEvidence, MweMatch, MweMatcher, MweMode};
+pub use mwe::{case_class_of, match_case, MweEvidence, MweMatch, MweMatcher, MweMode};
 pub use names::{name_runs, NameTable, NameUnits};
 pub use sentences::{split_sentences, split_tokens};
 pub use stopwords::{is_stop_word, STOP_WORDS};

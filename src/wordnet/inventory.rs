@@ -319,6 +319,12 @@ impl Inventory {
             .get_or_init(|| self.build_senses(pos, lemma, &entry.offsets))
     }
 
+    /// Does WordNet have `lemma` (exact index spelling: lower case, `_`
+    /// for spaces) in `pos`? One hash lookup, no normalisation.
+    pub fn has_lemma(&self, lemma: &str, pos: Pos) -> bool {
+        self.categories[pos.index()].senses.contains_key(lemma)
+    }
+
     /// Senses of a possibly inflected word: morphy's base forms in order,
     /// their senses concatenated.
     pub fn lookup(&self, word: &str, pos: Pos) -> Vec<&Sense> {
@@ -391,7 +397,7 @@ impl Inventory {
 
 impl Lexicon for Inventory {
     fn has_lemma(&self, lemma: &str, pos: Pos) -> bool {
-        self.categories[pos.index()].senses.contains_key(lemma)
+        Inventory::has_lemma(self, lemma, pos)
     }
     fn exception_bases(&self, form: &str, pos: Pos) -> Vec<String> {
         self.categories[pos.index()]
