@@ -164,7 +164,8 @@ fn targets_are_what_annotators_tag() {
     );
     let kate = toks.iter().find(|t| t.0 == "Kate").unwrap();
     assert_eq!((kate.1.as_str(), kate.2), ("person", true), "{toks:?}");
-    // Names WordNet has but annotators tag as persons (learned per name).
+    // Names WordNet has but annotators tag as persons (the name model,
+    // from the context and WordNet's entries; no table of names ships).
     let toks = analyse(
         "Yesterday John met Mary.",
         MweMode::Learned,
@@ -172,7 +173,7 @@ fn targets_are_what_annotators_tag() {
     );
     let john = toks.iter().find(|t| t.0 == "John").unwrap();
     assert_eq!(john.1, "person", "{toks:?}");
-    assert!(wsd::text::NameTable::shipped().get("John").is_some());
+    assert!(wsd::text::NameTable::shipped().get("John").is_none());
 }
 
 #[test]
@@ -373,9 +374,11 @@ fn multiword_names_are_one_unit() {
 
 /// The names the tables do not decide are the name model's: a person by
 /// its context (`Stanley said`, though WordNet has the explorer), a place
-/// (`in Anniston`, `in Lublin`), a group (a run of capitalised words the
+/// WordNet lacks (`in Anniston`), a group (a run of capitalised words the
 /// tagger half calls common: `Small Business Administration`), and
-/// WordNet's own lemma for a capitalised common noun (`Government`) or an
+/// WordNet's own lemma for a city WordNet has (`in Lublin` → `lublin`, as
+/// SemCor's annotators tag such cities: `Chicago` is `chicago` 16 times of
+/// 19 on the train split), a capitalised common noun (`Government`) or an
 /// abbreviation (`Nov.` → `nov`).
 #[test]
 fn names_the_tables_do_not_decide() {
@@ -387,7 +390,7 @@ fn names_the_tables_do_not_decide() {
     for (text, lemma) in [
         ("Stanley", "person"),
         ("Anniston", "location"),
-        ("Lublin", "location"),
+        ("Lublin", "lublin"),
         ("Small Business Administration", "group"),
         ("Government", "government"),
         ("Nov.", "nov"),

@@ -2,8 +2,10 @@
 //! person, group or location gets that lemma (`John` → `person`, not
 //! WordNet's `john`, a toilet), learned per name from SemCor's train split
 //! ([`crate::pipeline::learn::learn_names`]) and shipped in
-//! `src/text/names.tsv`. Names WordNet does not know at all get `person`
-//! ([`crate::pipeline::name_lemma`]).
+//! `src/text/names.tsv` — when held-out train documents say such a table
+//! helps; today they do not, and the table ships empty, leaving every
+//! name to [`NameModel`] below. Names WordNet does not know at all get
+//! `person` ([`crate::pipeline::name_lemma`]) without the model.
 //!
 //! Names of several words (`Mike Deegan`, `Mr. Flannagan`, `Providence
 //! Daily Journal`) are one unit in SemCor, tagged with the same three

@@ -1,11 +1,18 @@
-//! Learning [`NameModel`] (`src/text/name_model.tsv`) from SemCor's train
-//! split: every capitalised word the tagger calls a proper noun that the
-//! name table does not decide, and every multiword name run, that is
-//! exactly one gold instance, with its gold class (`person`, `group`,
-//! `location`, or `other` for a single word whose gold lemma is not
-//! one of them). The epochs and the feature count cut-off are chosen on
-//! held-out train documents (every fourth), with the name tables learned
-//! on the rest, and the model then learned on the whole split:
+//! Learning [`NameModel`] (`src/text/name_model.tsv`) and the name table
+//! (`src/text/names.tsv`) from SemCor's train split: every capitalised
+//! word the tagger calls a proper noun, and every multiword name run,
+//! that is exactly one gold instance, with its gold class (`person`,
+//! `group`, `location`, or `other` for a single word whose gold lemma is
+//! not one of them). The table's cut-off (or no table), which words the
+//! model learns from, whether it sees the word itself, its epochs and
+//! its feature count cut-off are chosen together on held-out train
+//! documents ([`held_out_grid`]: even documents read odd ones and the
+//! other way round), and the table and model then learned on the whole
+//! split. No table and no `w=` feature won: a model that knows names
+//! only by their shape, context and WordNet entries reads unseen
+//! documents better than one that memorises them (which also outvotes
+//! the context where a name is used otherwise: `Virginia` a woman,
+//! `Texas` a team).
 //!
 //! ```text
 //! cargo test --release --lib regenerate_name_model -- --ignored --nocapture
@@ -132,86 +139,63 @@ fn doc_examples(
     (wex, uex)
 }
 
-/// Accuracy of `model` and of the baseline rules on `examples`.
-pub fn accuracy(model: &NameModel, examples: &[(Example, usize)]) -> (f64, f64) {
-    let n = examples.len().max(1) as f64;
-    let (mut m, mut b) = (0usize, 0usize);
-    for ((f, y, allowed), base) in examples {
-        m += (model.best(f, *allowed) == Some(*y)) as usize;
-        b += (base == y) as usize;
-    }
-    (m as f64 / n, b as f64 / n)
-}
-
-/// Choose the epochs and cut-off on held-out train documents (every
-/// fourth of `docs`, the train split), then learn on all of `docs`;
-/// returns the TSV of `src/text/name_model.tsv` with the held-out figures
-/// in its header.
-pub fn learn_name_model(pipeline: &Pipeline, docs: &[Document]) -> String {
-    let (held, fit) = super::split_documents(docs, |i| i % 4 == 0);
-    let table = NameTable::parse(&learn_names(pipeline.tagger, &fit, 2)).expect("names");
-    let units = NameUnits::parse(&learn_name_units(pipeline.tagger, &fit, 2)).expect("units");
-    let (hw, hu) = name_examples(pipeline, &held, &table, &units, true);
-    let mut best = (0usize, 0u32, false, -1f64, (0f64, 0f64), (0f64, 0f64));
-    // Train on the words the table leaves undecided only (as at run time)
-    // or on every name word (more examples, frequent names included).
-    let no_table = NameTable::default();
-    for every_word in [false, true] {
-        let fit_table = if every_word { &no_table } else { &table };
-        let (fw, fu) = name_examples(pipeline, &fit, fit_table, &units, false);
-        eprintln!(
-            "name model (every word {every_word}): fit {} words {} runs, held out {} words {} runs",
-            fw.len(),
-            fu.len(),
-            hw.len(),
-            hu.len()
-        );
-        let train: Vec<Example> = fw.iter().chain(&fu).map(|(e, _)| e.clone()).collect();
-        for min_count in [1, 2, 3] {
-            for epochs in [1, 2, 3, 5, 8, 12] {
-                let model = NameModel::train(&train, epochs, min_count);
-                let aw = accuracy(&model, &hw);
-                let au = accuracy(&model, &hu);
-                let all = (aw.0 * hw.len() as f64 + au.0 * hu.len() as f64)
-                    / (hw.len() + hu.len()).max(1) as f64;
-                eprintln!(
-                    "  min_count {min_count} epochs {epochs}: words {:.4} (rules {:.4}), runs {:.4} (rules {:.4}), all {all:.4}",
-                    aw.0, aw.1, au.0, au.1
-                );
-                if all > best.3 {
-                    best = (epochs, min_count, every_word, all, aw, au);
-                }
-            }
-        }
-    }
-    let (epochs, min_count, every_word, _, aw, au) = best;
-    let table = if every_word {
-        &no_table
-    } else {
-        NameTable::shipped()
+/// The shipped name table and model, chosen together on held-out train
+/// documents ([`held_out_grid`]: learned on the even train documents and
+/// read on the odd ones, and the other way round; the best setting by
+/// words and runs right, ties to the earlier setting) and then learned
+/// on all of `docs` (the train split). Returns the TSVs of
+/// `src/text/names.tsv` (header only when the grid prefers no table) and
+/// `src/text/name_model.tsv`, the held-out figures in their headers.
+pub fn learn_name_model(pipeline: &Pipeline, docs: &[Document]) -> (String, String) {
+    let (s, h) = best_setting(&held_out_grid(pipeline, docs)).expect("a non-empty grid");
+    let pct = |r: (usize, usize)| 100.0 * r.0 as f64 / r.1.max(1) as f64;
+    let figures = format!(
+        "held-out train documents (even read odd and the other way round): single words\n\
+         # {:.2}% of {} right, runs {:.2}% of {}",
+        pct(h.0),
+        h.0 .1,
+        pct(h.1),
+        h.1 .1
+    );
+    eprintln!("name setting {s:?}: {}", figures.replace("\n# ", " "));
+    let rows = learn_names(pipeline.tagger, docs, s.min_hits.unwrap_or(1));
+    let table = cut_table(&rows, s.min_hits);
+    let names = match s.min_hits {
+        Some(_) => rows,
+        None => format!(
+            "# No name table: proper names are the name model's (src/text/name_model.tsv), which\n\
+             # reads held-out train documents better without one. Chosen on {figures}.\n\
+             # Generated by `cargo test --release --lib regenerate_name_model -- --ignored`\n\
+             # (see src/pipeline/learn/names.rs); do not edit by hand.\n"
+        ),
     };
-    let units = NameUnits::shipped();
-    let (w, u) = name_examples(pipeline, docs, table, units, false);
-    let train: Vec<Example> = w.iter().chain(&u).map(|(e, _)| e.clone()).collect();
-    let model = NameModel::train(&train, epochs, min_count);
+    let (w, u) = name_examples(
+        pipeline,
+        docs,
+        &NameTable::default(),
+        NameUnits::shipped(),
+        false,
+    );
+    let train = training_examples(&w, &u, &table, s);
+    let model = NameModel::train(&train, s.epochs, s.min_count);
     let header = format!(
         "# Proper names the name tables do not decide: averaged perceptron weights per feature\n\
          # (person, group, location, other), see crate::text::names. Learned on SemCor's train\n\
-         # split ({} words, {} runs; words the name table has too: {every_word}), {epochs} epochs,\n\
-         # features seen at least {min_count} times\n\
-         # (chosen on held-out train documents: class accuracy words {:.3} against the rules'\n\
-         # {:.3} on {}, undecided runs {:.3} against {:.3} on {}). Generated by `cargo test\n\
-         # --release --lib regenerate_name_model -- --ignored`; do not edit by hand.\n",
+         # split ({} examples of {} words and {} runs; name table cut-off {:?}, words the table\n\
+         # has too: {}, the word's own w= feature dropped: {}), {} epochs, features seen at\n\
+         # least {} times. Chosen on {figures}.\n\
+         # Generated by `cargo test --release --lib regenerate_name_model -- --ignored`; do\n\
+         # not edit by hand.\n",
+        train.len(),
         w.len(),
         u.len(),
-        aw.0,
-        aw.1,
-        hw.len(),
-        au.0,
-        au.1,
-        hu.len()
+        s.min_hits,
+        s.every_word,
+        s.no_word,
+        s.epochs,
+        s.min_count
     );
-    model.to_tsv(&header)
+    (names, model.to_tsv(&header))
 }
 
 /// The lemma the name table `rows` (the TSV of [`learn_names`], cut at
@@ -342,27 +326,52 @@ pub fn cut_table(rows: &str, min_hits: Option<u32>) -> NameTable {
     t
 }
 
-/// Learn the table and model of `s` on `fit` and read `held` as the
-/// pipeline does: a word the table has gets its lemma, another the
-/// model's class; a run its units' lemma (learned on `fit`), else the
-/// model's class.
-pub fn held_out(fit: &Half, held: &Half, s: NameSetting) -> HeldOut {
-    let table = cut_table(&fit.names, s.min_hits);
+/// The setting of `grid` with the most words and runs right together,
+/// the earliest of equals (so that the choice does not depend on how
+/// the grid's threads finish).
+pub fn best_setting(grid: &[(NameSetting, HeldOut)]) -> Option<(NameSetting, HeldOut)> {
+    let right = |h: &HeldOut| h.0 .0 + h.1 .0;
+    grid.iter()
+        .copied()
+        .fold(None, |b: Option<(NameSetting, HeldOut)>, x| match b {
+            Some(b) if right(&b.1) >= right(&x.1) => Some(b),
+            _ => Some(x),
+        })
+}
+
+/// The model's training examples under setting `s`: the `words` the
+/// name `table` leaves undecided (all with [`NameSetting::every_word`])
+/// and the `runs`, without the `w=` feature with
+/// [`NameSetting::no_word`].
+fn training_examples(
+    words: &[(Example, usize)],
+    runs: &[(Example, usize)],
+    table: &NameTable,
+    s: NameSetting,
+) -> Vec<Example> {
     let strip = |f: &Vec<String>| -> Vec<String> {
         f.iter()
             .filter(|x| !(s.no_word && x.starts_with("w=")))
             .cloned()
             .collect()
     };
-    let train: Vec<Example> = fit
-        .words
+    words
         .iter()
         .filter(|((f, _, _), _)| {
             s.every_word || example_word(f).is_none_or(|w| table.get(w).is_none())
         })
-        .chain(&fit.runs)
+        .chain(runs)
         .map(|((f, y, a), _)| (strip(f), *y, *a))
-        .collect();
+        .collect()
+}
+
+/// Learn the table and model of `s` on `fit` and read `held` as the
+/// pipeline does: a word the table has gets its lemma, another the
+/// model's class; a run its units' lemma (learned on `fit`), else the
+/// model's class.
+pub fn held_out(fit: &Half, held: &Half, s: NameSetting) -> HeldOut {
+    let table = cut_table(&fit.names, s.min_hits);
+    let train = training_examples(&fit.words, &fit.runs, &table, s);
     let model = NameModel::train(&train, s.epochs, s.min_count);
     let mut w = (0, 0);
     for ((f, y, allowed), _) in &held.words {
@@ -444,6 +453,44 @@ mod tests {
         }
     }
 
+    /// The best setting counts words and runs together, and the earlier
+    /// of two equal ones wins; a cut-off of none means an empty table.
+    #[test]
+    fn best_setting_counts_words_and_runs() {
+        let s = |epochs| NameSetting {
+            min_hits: None,
+            every_word: false,
+            no_word: true,
+            min_count: 1,
+            epochs,
+        };
+        let grid = [
+            (s(1), ((80, 100), (10, 20))),
+            (s(2), ((84, 100), (6, 20))),
+            (s(3), ((81, 100), (10, 20))),
+            (s(5), ((84, 100), (7, 20))),
+        ];
+        assert_eq!(
+            best_setting(&grid).unwrap().0.epochs,
+            3,
+            "91 right beats 90, and comes first"
+        );
+        assert_eq!(
+            best_setting(&grid[..2]).unwrap().0.epochs,
+            1,
+            "90 and 90: the first"
+        );
+        assert_eq!(best_setting(&grid[..2]).unwrap().1 .0 .0, 80);
+        let tie = [(s(8), ((5, 9), (1, 2))), (s(12), ((4, 9), (2, 2)))];
+        assert_eq!(best_setting(&tie).unwrap().0.epochs, 8, "a tie: the first");
+        assert!(best_setting(&[]).is_none());
+        let rows = "# h\njohn\tperson\t30\t31\nrome\tlocation\t2\t3\n";
+        assert!(cut_table(rows, None).names.is_empty());
+        assert_eq!(cut_table(rows, Some(3)).get("John"), Some("person"));
+        assert_eq!(cut_table(rows, Some(3)).get("Rome"), None);
+        assert_eq!(cut_table(rows, Some(2)).get("Rome"), Some("location"));
+    }
+
     /// The held-out grid of [`held_out_grid`], best first.
     #[test]
     #[ignore]
@@ -470,7 +517,8 @@ mod tests {
         assert!(grid[0].1 .0 .1 > 0);
     }
 
-    /// Regenerate `src/text/name_model.tsv` (see the module docs).
+    /// Regenerate `src/text/names.tsv` and `src/text/name_model.tsv` (see
+    /// the module docs).
     #[test]
     #[ignore]
     fn regenerate_name_model() {
@@ -480,12 +528,15 @@ mod tests {
         let mwe = MweMatcher::with_mode(&inv, MweMode::Learned);
         let pipeline = default_pipeline(&inv, &tagger, &mwe);
         let t = std::time::Instant::now();
-        let tsv = learn_name_model(&pipeline, &docs);
+        let (names, tsv) = learn_name_model(&pipeline, &docs);
+        let rows = |t: &str| t.lines().filter(|l| !l.starts_with('#')).count();
         eprintln!(
-            "{} features ({:.1} s)",
-            tsv.lines().filter(|l| !l.starts_with('#')).count(),
+            "{} names, {} features ({:.1} s)",
+            rows(&names),
+            rows(&tsv),
             t.elapsed().as_secs_f64()
         );
+        std::fs::write(root.join("src/text/names.tsv"), names).unwrap();
         std::fs::write(root.join("src/text/name_model.tsv"), tsv).unwrap();
     }
 

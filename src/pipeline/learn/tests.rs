@@ -298,11 +298,6 @@ fn regenerate_front_end_tables() {
         targets_tsv(&table, &counts, &fit),
     )
     .unwrap();
-    std::fs::write(
-        root.join("src/text/names.tsv"),
-        learn_names(&tagger, &docs, 2),
-    )
-    .unwrap();
     let mut rep: Vec<_> = lemma_rule_report(&inv, &docs).into_iter().collect();
     rep.sort();
     for (p, [rule, surface, most, first, total]) in rep {
