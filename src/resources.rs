@@ -97,8 +97,10 @@ pub struct ResourcePaths {
     pub semcor: Option<PathBuf>,
     /// Encoder checkpoint folder.
     pub encoder: Option<PathBuf>,
-    /// Arithmetic of the encoder's linear maps.
-    pub encoder_precision: crate::encoder::Precision,
+    /// Arithmetic of the encoder's linear maps; `None`: not given, so
+    /// the precision an ens model was fitted with, else the default
+    /// ([`Resources::encoder_preferring`]).
+    pub encoder_precision: Option<crate::encoder::Precision>,
     /// POS tagger model file.
     pub pos_model: Option<PathBuf>,
     /// Trained model files given explicitly; each file's header says which
@@ -250,7 +252,7 @@ impl Resources {
         &self.paths
     }
 
-    fn notice(&self, msg: &str) {
+    pub(crate) fn notice(&self, msg: &str) {
         if !self.quiet {
             eprintln!("wsd: {msg}");
         }
@@ -264,12 +266,26 @@ impl Resources {
         })
     }
 
-    /// The encoder (for knn and `wsd embed`).
+    /// The encoder (for knn and `wsd embed`), in the precision given, else
+    /// the default one.
     pub fn encoder(&self) -> Result<&Arc<Encoder>> {
+        self.encoder_preferring(crate::encoder::Precision::default())
+    }
+
+    /// The encoder, in the precision given, else in `preferred` (the
+    /// precision ens's model was fitted with: its features move with the
+    /// vectors, so an ens model fitted on f32 vectors keeps answering as
+    /// it was measured). An encoder already loaded is returned as it is:
+    /// the caller compares [`Encoder::precision`] with what it wanted.
+    pub fn encoder_preferring(
+        &self,
+        preferred: crate::encoder::Precision,
+    ) -> Result<&Arc<Encoder>> {
         self.encoder.get_or_load(|| {
             let dir = self.paths.encoder();
             let _t = crate::timing::phase("load encoder");
-            Encoder::load_with_precision(&dir, self.paths.encoder_precision).map(Arc::new)
+            let precision = self.paths.encoder_precision.unwrap_or(preferred);
+            Encoder::load_with_precision(&dir, precision).map(Arc::new)
         })
     }
 

@@ -255,3 +255,48 @@ fn ens_probabilities_are_calibrated_by_the_model() {
     assert_eq!(cal["uncalibrated"], 0, "{cal}");
     assert!(cal["calibrated"].as_u64().unwrap() > 400, "{cal}");
 }
+
+/// An ens model records the encoder precision its kNN features were
+/// computed with: without `--encoder-precision` tagging runs the encoder
+/// in it (the same scores as asking for it, other scores than f32's), and
+/// another precision given is warned about by name.
+#[test]
+fn ens_runs_the_encoder_in_the_precision_it_was_fitted_with() {
+    let (p, _) = train_slice_ens("ens-slice-int8.wsd", &["--encoder-precision", "int8"]);
+    let text = b"He sat on the bank of the river. The bank raised its rates.\n";
+    let tag_with = |extra: &[&str]| -> (Vec<String>, String) {
+        let mut cmd = tag();
+        cmd.args(["--method", "ens,mfs", "--format", "jsonl"])
+            .args(extra);
+        for m in [slice_model(), slice_nb(), p.clone()] {
+            cmd.arg("--model").arg(m);
+        }
+        let (code, out, err) = run_stdin(&mut cmd, text);
+        assert_eq!(code, 0, "{err}");
+        let mut scores = Vec::new();
+        for l in out.lines() {
+            let s: serde_json::Value = serde_json::from_str(l).unwrap();
+            for t in s["tokens"].as_array().unwrap() {
+                if t["method"] == "ens" {
+                    scores.push(format!("{} {} {}", t["text"], t["sense"], t["score"]));
+                }
+            }
+        }
+        (scores, err)
+    };
+    let (picked, e_picked) = tag_with(&[]);
+    let (int8, e_int8) = tag_with(&["--encoder-precision", "int8"]);
+    let (f32, e_f32) = tag_with(&["--encoder-precision", "f32"]);
+    assert!(!picked.is_empty(), "{e_picked}");
+    assert_eq!(picked, int8);
+    assert_ne!(picked, f32, "f32 vectors changed no ens score");
+    for e in [&e_picked, &e_int8] {
+        assert!(!e.contains("fitted on"), "{e}");
+    }
+    assert!(
+        e_f32.contains("ens-slice-int8.wsd")
+            && e_f32.contains("fitted on int8")
+            && e_f32.contains("runs in f32"),
+        "{e_f32}"
+    );
+}

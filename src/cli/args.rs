@@ -23,9 +23,11 @@ pub struct ResourceArgs {
     #[arg(long, value_name = "DIR")]
     pub encoder: Option<PathBuf>,
     /// Arithmetic of the encoder's linear maps: f32, or int8 (8-bit
-    /// weights and inputs, faster, vectors slightly off the f32 ones).
-    #[arg(long, value_name = "P", default_value = "f32")]
-    pub encoder_precision: wsd::encoder::Precision,
+    /// weights and inputs, faster, vectors slightly off the f32 ones)
+    /// [default: knn int8; ens the precision its model was fitted with;
+    /// training and `wsd embed` f32].
+    #[arg(long, value_name = "P")]
+    pub encoder_precision: Option<wsd::encoder::Precision>,
     /// POS tagger model, for plain text [default: models/pos.wsd, trained
     /// on SemCor on first use when missing].
     #[arg(long, value_name = "FILE")]

@@ -298,16 +298,14 @@ fn load_overlapped<'r>(
     &'r wsd::pos::PosTagger,
     Box<dyn wsd::disambig::Disambiguator>,
 )> {
-    let encoder = spec
-        .methods()
-        .iter()
-        .any(|m| m.needs.contains(&wsd::disambig::registry::Need::Encoder));
+    // the precision the build will ask for, so the early load is that one
+    let encoder = wsd::disambig::registry::preferred_precision(res, spec);
     std::thread::scope(|s| {
         let building = s.spawn(|| {
             let _t = wsd::timing::phase("build method (second thread)");
-            if encoder {
+            if let Some(p) = encoder {
                 // an error is reported by the build below
-                let _ = res.encoder();
+                let _ = res.encoder_preferring(p);
             }
             spec.build(res)
         });

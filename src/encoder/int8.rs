@@ -1,4 +1,4 @@
-//! Opt-in 8-bit linear maps (`--encoder-precision int8`).
+//! 8-bit linear maps (`--encoder-precision int8`, knn's default at run time).
 //!
 //! The encoder's f32 products already run near the machine's sgemm peak,
 //! so halving their cost needs cheaper arithmetic. Here a linear map's

@@ -99,8 +99,10 @@ pub enum Precision {
     #[default]
     F32,
     /// 8-bit weights and inputs with i32 sums in the layers' linear maps
-    /// ([`int8`]); attention, LayerNorm and GELU stay f32. Opt-in: the
-    /// vectors move a little away from the f32 ones the models hold.
+    /// ([`int8`]); attention, LayerNorm and GELU stay f32. The vectors
+    /// move a little away from the f32 ones the models hold: kNN queries
+    /// use it by default (as accurate, faster), training and ens models
+    /// fitted on f32 features do not (see `Resources::encoder_preferring`).
     Int8,
 }
 
@@ -112,6 +114,22 @@ impl std::str::FromStr for Precision {
             "int8" => Ok(Precision::Int8),
             _ => Err(format!("unknown encoder precision {s:?} (f32 or int8)")),
         }
+    }
+}
+
+impl Precision {
+    /// The name `--encoder-precision` takes (and ens model headers record).
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::F32 => "f32",
+            Precision::Int8 => "int8",
+        }
+    }
+}
+
+impl std::fmt::Display for Precision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -131,6 +149,7 @@ pub struct Encoder {
     model: BertModel,
     max_batch_tokens: usize,
     fingerprint: String,
+    precision: Precision,
 }
 
 impl std::fmt::Debug for Encoder {
@@ -198,6 +217,7 @@ impl Encoder {
         if precision == Precision::Int8 {
             enc.model.quantize_linears();
         }
+        enc.precision = precision;
         Ok(enc)
     }
 
@@ -248,7 +268,14 @@ impl Encoder {
             model,
             max_batch_tokens: DEFAULT_BATCH_TOKENS,
             fingerprint: weights.fingerprint().to_string(),
+            precision: Precision::F32,
         })
+    }
+
+    /// The arithmetic of the linear maps: features computed from the
+    /// vectors (ens's) depend on it, so ens models record it.
+    pub fn precision(&self) -> Precision {
+        self.precision
     }
 
     /// The folder the checkpoint was loaded from.

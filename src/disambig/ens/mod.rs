@@ -148,6 +148,27 @@ impl Ens {
         })
     }
 
+    /// A warning when the encoder runs in another precision than the one
+    /// the model's kNN features were fitted with (`path`: the model): the
+    /// answers then differ from those measured (int8 vectors under an
+    /// f32-fitted ens: 66.59 against 66.81 F1 on SemEval-2007).
+    pub fn precision_mismatch(&self, path: &Path) -> Option<String> {
+        let fitted = &self.model.params;
+        let running = self.knn.encoder().precision();
+        match fitted.precision() {
+            Some(p) if p == running => None,
+            Some(p) => Some(format!(
+                "{}: ens was fitted on {p} encoder vectors but the encoder runs in {running}; its answers will differ a little from those measured (--encoder-precision {p}, or retrain ens with --encoder-precision {running})",
+                path.display()
+            )),
+            None => Some(format!(
+                "{}: ens was fitted with encoder precision {:?}, which this wsd does not know; the encoder runs in {running}",
+                path.display(),
+                fitted.encoder_precision
+            )),
+        }
+    }
+
     /// The trained combiner.
     pub fn model(&self) -> &EnsModel {
         &self.model

@@ -61,6 +61,14 @@ pub struct EnsParams {
     pub knn_sense_vectors: usize,
     /// The encoder's fingerprint.
     pub encoder_fingerprint: String,
+    /// The arithmetic of the encoder's linear maps the kNN features were
+    /// computed with (`f32`, `int8`): the weights were fitted to those
+    /// vectors' scores, so tagging picks the same precision unless told
+    /// otherwise, and warns when it differs. Empty in models from before
+    /// it, all fitted on f32 (the only default then): see
+    /// [`EnsParams::precision`].
+    #[serde(default)]
+    pub encoder_precision: String,
     /// Naive Bayes' parameters of the cross-fitted models (the nb model
     /// used with ens must have the same feature parameters).
     pub nb: NbParams,
@@ -69,6 +77,17 @@ pub struct EnsParams {
     /// their probabilities are normalised only).
     #[serde(default)]
     pub calibration: Vec<Block>,
+}
+
+impl EnsParams {
+    /// The encoder precision of the features (`f32` for models from
+    /// before it was recorded); `None` for a name this build does not know.
+    pub fn precision(&self) -> Option<crate::encoder::Precision> {
+        if self.encoder_precision.is_empty() {
+            return Some(crate::encoder::Precision::F32);
+        }
+        self.encoder_precision.parse().ok()
+    }
 }
 
 /// A trained combiner.
@@ -285,6 +304,7 @@ pub(super) mod tests {
                 knn_tagged_tokens: 1,
                 knn_sense_vectors: 0,
                 encoder_fingerprint: String::new(),
+                encoder_precision: "int8".into(),
                 nb: NbParams::default(),
                 calibration: vec![Block {
                     p: 0.6,
@@ -339,6 +359,21 @@ pub(super) mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("not a `ens` model"), "{e}");
+    }
+
+    #[test]
+    fn the_encoder_precision_is_read_back_and_older_models_are_f32() {
+        use crate::encoder::Precision;
+        let m = toy(vec![0.5; FEATURES.len()]);
+        assert_eq!(m.params.precision(), Some(Precision::Int8));
+        // a header from before the field: f32, the only default then
+        let mut v = serde_json::to_value(&m.params).unwrap();
+        v.as_object_mut().unwrap().remove("encoder_precision");
+        let old: EnsParams = serde_json::from_value(v).unwrap();
+        assert_eq!(old.precision(), Some(Precision::F32));
+        let mut future = m.params.clone();
+        future.encoder_precision = "int4".into();
+        assert_eq!(future.precision(), None);
     }
 
     #[test]

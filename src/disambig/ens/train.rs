@@ -645,6 +645,7 @@ pub fn train_on_sample(
             knn_tagged_tokens: kp.tagged_tokens,
             knn_sense_vectors: kp.sense_vectors,
             encoder_fingerprint: kp.encoder_fingerprint.clone(),
+            encoder_precision: knn.encoder().precision().name().to_string(),
             nb: nb_params.clone(),
             calibration,
         },
