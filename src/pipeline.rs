@@ -182,11 +182,6 @@ impl Pipeline<'_> {
                 .zip(&words)
                 .map(|(t, w)| Pos::from_tag(t).or_else(|| self.function_tag_pos(t, w)))
                 .collect();
-            for (i, p) in poses.iter_mut().enumerate() {
-                if p.is_none() && tags[i] == "IN" {
-                    *p = preposition_pos(self.inv, &words, &tags, i);
-                }
-            }
             let revised = match self.pos_categories {
                 Some(m) => {
                     let s = crate::pos::category::Tagged {
@@ -487,32 +482,6 @@ fn function_tag_pos(inv: &Inventory, tag: &str, word: &str) -> Option<Pos> {
     (!inv.lookup(word, pos).is_empty()).then_some(pos)
 }
 
-/// The WordNet category of a word tagged `IN` at `i` whose context shows
-/// a use SemCor's annotators tag as an adjective or adverb (WordNet having
-/// the word so): after a determiner (`the above data`) an adjective;
-/// before a number (`about 50 hours`, `around $125`) or with nothing after
-/// it in the clause (`given above.`, `years before,`) an adverb. Without a
-/// category the word could not be a target at all; whether it is one is
-/// the target table's call, learned on these tokens too. (SemCor's train
-/// split: no gold `IN` word is tagged, but `about` before a number,
-/// `above` after `the`, `before` ending a clause are, as `RB`/`JJ`.)
-fn preposition_pos(inv: &Inventory, words: &[&str], tags: &[String], i: usize) -> Option<Pos> {
-    let prev = i.checked_sub(1).map(|j| tags[j].as_str());
-    let next = tags.get(i + 1).map(String::as_str);
-    let pos = if matches!(prev, Some("DT" | "PRP$")) {
-        Pos::Adj
-    } else if next.is_none_or(|t| {
-        // A number, or punctuation (tagged as itself) other than an
-        // opening quote or bracket: `$` counts as a number.
-        t == "CD" || !(t.starts_with(|c: char| c.is_alphanumeric()) || matches!(t, "``" | "("))
-    }) {
-        Pos::Adv
-    } else {
-        return None;
-    };
-    (!inv.lookup(words[i], pos).is_empty()).then_some(pos)
-}
-
 /// The WordNet category the pipeline reads in a Penn tag (step 1 of the
 /// module docs: the tag's own category, else the function-tag rule).
 pub fn tag_category(inv: &Inventory, tag: &str, word: &str) -> Option<Pos> {
@@ -778,8 +747,7 @@ pub fn auxiliary_flags(inv: &Inventory, tokens: &[Token]) -> Vec<bool> {
     // A word tagged as a verb is one when WordNet has its lemma as a verb
     // (`it` tagged `VB` is not; see `is_auxiliary`).
     let is_verb = |j: usize| {
-        lemmas[j]
-            .is_some_and(|l| AUXILIARY_VERBS.contains(&l) || !inv.senses(l, Pos::Verb).is_empty())
+        lemmas[j].is_some_and(|l| AUXILIARY_VERBS.contains(&l) || inv.has_lemma(l, Pos::Verb))
     };
     tokens
         .iter()
@@ -884,31 +852,6 @@ mod tests {
             }
             assert_eq!(out[1].as_ref().unwrap().key, "line%1");
         }
-    }
-
-    #[test]
-    fn prepositions_get_a_category_from_their_context() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
-        let cat = |words: &[&str], tags: &[&str], i| {
-            let tags: Vec<String> = tags.iter().map(|t| t.to_string()).collect();
-            preposition_pos(&inv, words, &tags, i)
-        };
-        // Before a number, or ending the clause: an adverb.
-        let w = ["for", "about", "50", "hours"];
-        assert_eq!(cat(&w, &["IN", "IN", "CD", "NNS"], 1), Some(Pos::Adv));
-        let w = ["as", "given", "above", "."];
-        assert_eq!(cat(&w, &["IN", "VBN", "IN", "."], 2), Some(Pos::Adv));
-        assert_eq!(cat(&w[..3], &["IN", "VBN", "IN"], 2), Some(Pos::Adv));
-        // After a determiner: an adjective.
-        let w = ["the", "above", "data"];
-        assert_eq!(cat(&w, &["DT", "IN", "NNS"], 1), Some(Pos::Adj));
-        // Before a noun phrase: a preposition, no category.
-        let w = ["above", "the", "door"];
-        assert_eq!(cat(&w, &["IN", "DT", "NN"], 0), None);
-        // No category WordNet lacks (`of` is no adverb).
-        let w = ["out", "of", "."];
-        assert_eq!(cat(&w, &["RB", "IN", "."], 1), None);
     }
 
     #[test]

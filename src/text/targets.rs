@@ -128,7 +128,7 @@ pub fn is_auxiliary<W: AsRef<str>, T: AsRef<str>, L: AsRef<str>>(
 /// The learned target decisions (see the module docs).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TargetTable {
-    /// (lemma, POS letter, auxiliary use) → target?, for keys whose learned
+    /// (lemma, POS letter, function use) → target?, for keys whose learned
     /// decision differs from [`fallback_target`].
     pub overrides: FxHashMap<(Box<str>, char, bool), bool>,
 }
@@ -144,7 +144,7 @@ impl TargetTable {
         })
     }
 
-    /// Is a token with this lemma, part of speech and auxiliary use a
+    /// Is a token with this lemma, part of speech and function use a
     /// target by default?
     pub fn is_target(&self, lemma: &str, pos: Pos, aux: bool) -> bool {
         // Only auxiliaries (and `there`) have a function use.

@@ -319,6 +319,14 @@ impl Inventory {
             .get_or_init(|| self.build_senses(pos, lemma, &entry.offsets))
     }
 
+    /// Does WordNet have the lemma (spelled as for [`Inventory::senses`])
+    /// in `pos`? Without building its senses: the front end asks this of
+    /// words it may not disambiguate.
+    pub fn has_lemma(&self, lemma: &str, pos: Pos) -> bool {
+        let cat = &self.categories[pos.index()];
+        cat.senses.contains_key(lemma) || cat.senses.contains_key(morphy::normalize(lemma).as_str())
+    }
+
     /// Senses of a possibly inflected word: morphy's base forms in order,
     /// their senses concatenated.
     pub fn lookup(&self, word: &str, pos: Pos) -> Vec<&Sense> {
@@ -459,6 +467,27 @@ mod tests {
 
     fn fixture() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini-wordnet")
+    }
+
+    #[test]
+    fn has_lemma_agrees_with_senses() {
+        let inv = Inventory::load(&fixture()).unwrap();
+        for (lemma, pos) in [
+            ("bank", Pos::Noun),
+            ("Bank", Pos::Noun),
+            ("banking company", Pos::Noun),
+            ("bank", Pos::Verb),
+            ("happen", Pos::Noun),
+            ("banks", Pos::Noun),
+        ] {
+            assert_eq!(
+                inv.has_lemma(lemma, pos),
+                !inv.senses(lemma, pos).is_empty(),
+                "{lemma} {pos:?}"
+            );
+        }
+        assert!(inv.has_lemma("Bank", Pos::Noun));
+        assert!(!inv.has_lemma("banks", Pos::Noun), "no morphology");
     }
 
     /// The per-thread morphy memo answers for the inventory asked, not
