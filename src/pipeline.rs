@@ -75,7 +75,7 @@ use crate::pos::PosTagger;
 use crate::text::names::{
     remember_cues, unit_features, word_features, NameMemory, NameModel, NAME_CLASSES, OTHER,
 };
-use crate::text::targets::{is_auxiliary, is_existential};
+use crate::text::targets::{is_auxiliary, is_existential, AUXILIARY_VERBS};
 use crate::text::{
     choose_lemma, name_runs, split_sentences, MweMatch, MweMatcher, NameTable, NameUnits,
     TargetTable,
@@ -272,7 +272,7 @@ impl Pipeline<'_> {
                 word_of.push(Some(i));
                 i += 1;
             }
-            let aux = auxiliary_flags(&tokens);
+            let aux = auxiliary_flags(self.inv, &tokens);
             for (ti, tok) in tokens.iter_mut().enumerate() {
                 if self.is_target(tok, aux[ti]) {
                     tok.instance = Some(format!("{doc_id}.s{sno}.t{ti}"));
@@ -737,19 +737,24 @@ pub fn name_lemma(word: &str, tag: &str) -> Option<String> {
 /// `have` or `do` ([`is_auxiliary`]: before a participle, or `do` before a
 /// verb) or an existential `there` ([`is_existential`]): the function uses
 /// the target table tells apart.
-pub fn auxiliary_flags(tokens: &[Token]) -> Vec<bool> {
+pub fn auxiliary_flags(inv: &Inventory, tokens: &[Token]) -> Vec<bool> {
     let words: Vec<&str> = tokens.iter().map(|t| t.text.as_str()).collect();
     let tags: Vec<&str> = tokens
         .iter()
         .map(|t| t.tag.as_deref().unwrap_or(""))
         .collect();
     let lemmas: Vec<Option<&str>> = tokens.iter().map(|t| t.lemma.as_deref()).collect();
+    // A word tagged as a verb is one when WordNet has its lemma as a verb
+    // (`it` tagged `VB` is not; see `is_auxiliary`).
+    let is_verb = |j: usize| {
+        lemmas[j].is_some_and(|l| AUXILIARY_VERBS.contains(&l) || inv.has_lemma(l, Pos::Verb))
+    };
     tokens
         .iter()
         .enumerate()
         .map(|(i, t)| {
             let lemma = t.lemma.as_deref().unwrap_or("");
-            (t.pos == Some(Pos::Verb) && is_auxiliary(lemma, &words, &tags, &lemmas, i))
+            (t.pos == Some(Pos::Verb) && is_auxiliary(lemma, &words, &tags, &lemmas, is_verb, i))
                 || is_existential(lemma, tags[i])
         })
         .collect()

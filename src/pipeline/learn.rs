@@ -410,7 +410,7 @@ pub fn target_occurrences(pipeline: &Pipeline, docs: &[Document]) -> DocTargetCo
             let analysed = pipeline.analyse(&doc.id, &text, 0, 0);
             let mut out: FxHashMap<TargetKey, (u32, u32)> = FxHashMap::default();
             for sent in &analysed.sentences {
-                let aux = auxiliary_flags(&sent.tokens);
+                let aux = auxiliary_flags(pipeline.inv, &sent.tokens);
                 for (t, &a) in sent.tokens.iter().zip(&aux) {
                     if t.instance.is_none() {
                         continue;

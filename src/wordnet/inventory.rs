@@ -319,10 +319,21 @@ impl Inventory {
             .get_or_init(|| self.build_senses(pos, lemma, &entry.offsets))
     }
 
-    /// Does WordNet have `lemma` (exact index spelling: lower case, `_`
-    /// for spaces) in `pos`? One hash lookup, no normalisation.
+    /// Does WordNet have the lemma (spelled as for [`Inventory::senses`])
+    /// in `pos`? Without building its senses: the front end asks this of
+    /// words it may not disambiguate, and of every pair of words that
+    /// could be a closed compound, so a spelling already in index form
+    /// (lower case, no space) costs one hash lookup and no allocation.
     pub fn has_lemma(&self, lemma: &str, pos: Pos) -> bool {
-        self.categories[pos.index()].senses.contains_key(lemma)
+        let cat = &self.categories[pos.index()];
+        if cat.senses.contains_key(lemma) {
+            return true;
+        }
+        let normal = lemma
+            .chars()
+            .all(|c| !c.is_uppercase() && !c.is_whitespace())
+            && !lemma.contains("__");
+        !normal && cat.senses.contains_key(morphy::normalize(lemma).as_str())
     }
 
     /// Senses of a possibly inflected word: morphy's base forms in order,
@@ -397,7 +408,8 @@ impl Inventory {
 
 impl Lexicon for Inventory {
     fn has_lemma(&self, lemma: &str, pos: Pos) -> bool {
-        Inventory::has_lemma(self, lemma, pos)
+        // Exact: morphy asks of forms it built itself.
+        self.categories[pos.index()].senses.contains_key(lemma)
     }
     fn exception_bases(&self, form: &str, pos: Pos) -> Vec<String> {
         self.categories[pos.index()]
@@ -465,6 +477,27 @@ mod tests {
 
     fn fixture() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mini-wordnet")
+    }
+
+    #[test]
+    fn has_lemma_agrees_with_senses() {
+        let inv = Inventory::load(&fixture()).unwrap();
+        for (lemma, pos) in [
+            ("bank", Pos::Noun),
+            ("Bank", Pos::Noun),
+            ("banking company", Pos::Noun),
+            ("bank", Pos::Verb),
+            ("happen", Pos::Noun),
+            ("banks", Pos::Noun),
+        ] {
+            assert_eq!(
+                inv.has_lemma(lemma, pos),
+                !inv.senses(lemma, pos).is_empty(),
+                "{lemma} {pos:?}"
+            );
+        }
+        assert!(inv.has_lemma("Bank", Pos::Noun));
+        assert!(!inv.has_lemma("banks", Pos::Noun), "no morphology");
     }
 
     /// The per-thread morphy memo answers for the inventory asked, not
