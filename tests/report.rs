@@ -326,10 +326,13 @@ fn raw_report_breaks_down_the_front_end() {
         v["raw_text_instances_found"].as_u64().unwrap()
     );
     assert!(count(0) > 350, "matched {}", count(0));
-    // Missed targets are unanswered: F1 0 there.
+    // Missed targets are unanswered: F1 0 there. (The pipeline finds all
+    // 455 today; a class without instances has no row.)
     let by = r["methods"][0]["by_front_end"].as_array().unwrap();
-    let missed = by.iter().find(|x| x["label"] == "missed target").unwrap();
-    assert_eq!(missed["answered"], 0);
+    match by.iter().find(|x| x["label"] == "missed target") {
+        Some(missed) => assert_eq!(missed["answered"], 0),
+        None => assert_eq!(count(1), 0, "a class with instances has a row"),
+    }
     let page = std::fs::read_to_string(&page_path).unwrap();
     assert_self_contained(&page);
     assert_eq!(bars(&page, "chart-front-end"), 5);

@@ -18,8 +18,9 @@
 //! candidate the pipeline read `per cent` as the coin. Both words must be
 //! at least two characters long (letters, a final full stop allowed), so
 //! `a way` is never `away`; whether a pair is joined is left to the
-//! evidence like any candidate (`may be` is not `maybe`), and the greedy
-//! mode, the old behaviour, does not propose them.
+//! evidence like any candidate (`may be` is not `maybe`) but only when
+//! SemCor shows the pair (an unseen one, `river bank`, stays two words),
+//! and the greedy mode, the old behaviour, does not propose them.
 //!
 //! # Which candidates are joined ([`MweMode`])
 //!
@@ -767,6 +768,16 @@ impl MweMatcher {
             (MweMode::Greedy, _) | (MweMode::Learned, None) => self.find(inv, words),
             (MweMode::Learned, Some(ev)) => self.find_with(inv, words, true, |m| {
                 let case = match_case(m, words);
+                // A closed compound SemCor never shows stays apart: its
+                // class's rate comes from the few SemCor joins, and
+                // `river bank` is two words to most annotators.
+                if case.is_lowercase()
+                    && !ev
+                        .collocations
+                        .contains_key(&(m.lemma.as_str().into(), case))
+                {
+                    return None;
+                }
                 let pattern = pattern(&tags[m.start..m.end]);
                 let p = ev.estimate(&m.lemma, m.pos, case, &pattern, None);
                 (p >= ev.threshold).then_some(p)
