@@ -158,13 +158,23 @@ pub(crate) fn surface_forms<S: AsRef<str>>(words: &[S]) -> Vec<String> {
                 open_double = !open_double;
                 if open_double { "``" } else { "''" }.to_string()
             }
-            "“" => {
-                open_double = true;
-                "``".to_string()
+            // Some corpora write every double quote as `` (the evaluation
+            // framework's SemEval-2007 text: "the `` principal cause `` of"),
+            // so an opening quote while one is open closes it: a second
+            // `` read as opening made the tagger call `cause` a verb.
+            "“" | "``" => {
+                let close = w == "``" && open_double;
+                open_double = !close;
+                if close { "''" } else { "``" }.to_string()
             }
             "”" => {
                 open_double = false;
                 "''".to_string()
+            }
+            // A closing quote, also glued to what follows (SemCor's `''.`).
+            _ if w.starts_with("''") => {
+                open_double = false;
+                w.to_string()
             }
             "‘" => "`".to_string(),
             _ if w.contains('’') => w.replace('’', "'"),
@@ -358,6 +368,12 @@ mod tests {
             w,
             ["``", "Hi", "''", "``", "can", "n't", "''", "it's", "Won", "n't"]
         );
+        // `` for both quotes: the second one closes.
+        let w = surface_forms(&["``", "cause", "``", "of", "``", "x", "''"]);
+        assert_eq!(w, ["``", "cause", "''", "of", "``", "x", "''"]);
+        // SemCor's paired quotes are left as they are, `''.` closing too.
+        let w = surface_forms(&["``", "Sure", "''.", "``"]);
+        assert_eq!(w, ["``", "Sure", "''.", "``"]);
     }
 
     #[test]

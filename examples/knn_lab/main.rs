@@ -27,7 +27,13 @@ use wsd::disambig::knn::{
 use wsd::encoder::Encoder;
 use wsd::wordnet::{Inventory, Pos, SynsetId};
 
-const LAYERS: usize = 4;
+mod metric;
+
+/// Layers kept per word vector in the cache: all six of MiniLM-L6 (the
+/// caches of earlier rounds kept the last four: `KNN_LAB_LAYERS=4`).
+fn layers() -> usize {
+    std::env::var("KNN_LAB_LAYERS").ok().and_then(|x| x.parse().ok()).unwrap_or(6)
+}
 const D: usize = 384;
 
 #[derive(serde::Serialize, serde::Deserialize, Clone)]
@@ -58,7 +64,7 @@ impl Writer {
         }
     }
     fn push(&mut self, m: &Meta, v: &[f32]) {
-        assert_eq!(v.len(), LAYERS * D);
+        assert_eq!(v.len(), layers() * D);
         serde_json::to_writer(&mut self.meta, m).unwrap();
         self.meta.write_all(b"\n").unwrap();
         for x in v {
@@ -100,7 +106,7 @@ fn encode_docs(enc: &Encoder, docs: &[Document], w: &mut Writer, train: bool, gr
         batch.clear();
         batch.extend_from_slice(chunk);
         let words: Vec<Vec<String>> = batch.iter().map(|&(d, s)| words_of(&docs[d], s)).collect();
-        let vecs = enc.encode_words_layers(&words, LAYERS);
+        let vecs = enc.encode_words_layers(&words, layers());
         for (&(d, s), vs) in batch.iter().zip(vecs) {
             for (tok, v) in docs[d].sentences[s].tokens.iter().zip(vs) {
                 let keep = if train {
@@ -195,9 +201,9 @@ fn encode(dir: &Path) {
     for chunk in syns.chunks(256) {
         let synsets: Vec<_> = chunk.iter().filter_map(|&id| inv.get(id)).collect();
         let words: Vec<Vec<String>> = synsets.iter().map(|s| gloss_words(s).0).collect();
-        let vecs = enc.encode_words_layers(&words, LAYERS);
+        let vecs = enc.encode_words_layers(&words, layers());
         for (s, vs) in synsets.iter().zip(vecs) {
-            let mut sum = vec![0.0f32; LAYERS * D];
+            let mut sum = vec![0.0f32; layers() * D];
             for v in &vs {
                 for (a, x) in sum.iter_mut().zip(v) {
                     *a += x;
@@ -222,7 +228,7 @@ fn encode(dir: &Path) {
             })
             .collect();
         let words: Vec<Vec<String>> = ctxs.iter().map(|(_, c)| c.words.clone()).collect();
-        let vecs = enc.encode_words_layers(&words, LAYERS);
+        let vecs = enc.encode_words_layers(&words, layers());
         for ((id, c), vs) in ctxs.iter().zip(vecs) {
             let m = Meta {
                 group: 0,
@@ -290,9 +296,9 @@ fn encode_glosses(
     for chunk in syns.chunks(256) {
         let synsets: Vec<_> = chunk.iter().filter_map(|&id| inv.get(id)).collect();
         let words: Vec<Vec<String>> = synsets.iter().map(|s| gloss_words(s).0).collect();
-        let vecs = enc.encode_words_layers(&words, LAYERS);
+        let vecs = enc.encode_words_layers(&words, layers());
         for (s, vs) in synsets.iter().zip(vecs) {
-            let mut sum = vec![0.0f32; LAYERS * D];
+            let mut sum = vec![0.0f32; layers() * D];
             for v in &vs {
                 add(&mut sum, v);
             }
@@ -311,7 +317,7 @@ fn encode_glosses(
             .flat_map(|s| example_contexts(inv, s).into_iter().map(move |c| (s.id, c)))
             .collect();
         let words: Vec<Vec<String>> = ctxs.iter().map(|(_, c)| c.words.clone()).collect();
-        let vecs = enc.encode_words_layers(&words, LAYERS);
+        let vecs = enc.encode_words_layers(&words, layers());
         for ((id, c), vs) in ctxs.iter().zip(vecs) {
             let m = Meta {
                 group: 0,
@@ -351,15 +357,15 @@ impl Rows {
         // a cache still being written: the rows both files hold
         let mut meta = meta;
         let mut vecs = vecs;
-        let n = meta.len().min(vecs.len() / (LAYERS * D));
-        if n < meta.len() || vecs.len() != n * LAYERS * D {
+        let n = meta.len().min(vecs.len() / (layers() * D));
+        if n < meta.len() || vecs.len() != n * layers() * D {
             eprintln!(
                 "{name}: {n} of {} rows (cache still being written?)",
                 meta.len()
             );
         }
         meta.truncate(n);
-        vecs.truncate(n * LAYERS * D);
+        vecs.truncate(n * layers() * D);
         Rows { meta, vecs }
     }
     /// `name` and, when it exists, `name2` (rows added later).
@@ -375,21 +381,23 @@ impl Rows {
     }
 
     fn raw(&self, i: usize) -> &[f32] {
-        &self.vecs[i * LAYERS * D..(i + 1) * LAYERS * D]
+        &self.vecs[i * layers() * D..(i + 1) * layers() * D]
     }
 }
 
-/// Layer pooling of a 4-layer row: the sum of the last `k` layers, each
-/// optionally scaled to unit length first.
+/// Layer pooling of a cached row: the sum of `k` layers ending `skip`
+/// below the last, each optionally scaled to unit length first.
 #[derive(Clone, Copy, Debug)]
 struct Pool {
     k: usize,
     unit_layers: bool,
+    skip: usize,
 }
 
 fn pool(p: Pool, raw: &[f32]) -> Vec<f32> {
     let mut out = vec![0.0f32; D];
-    for l in LAYERS - p.k..LAYERS {
+    let top = layers() - p.skip;
+    for l in top - p.k..top {
         let b = &raw[l * D..(l + 1) * D];
         let n = if p.unit_layers {
             b.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-12)
@@ -735,6 +743,7 @@ fn main() {
                 pool: Pool {
                     k: 1,
                     unit_layers: false,
+                    skip: 0,
                 },
                 examples: 0.0,
                 gloss_weight: 0.3,
@@ -748,7 +757,7 @@ fn main() {
                     for k in 2..=4 {
                         for u in [false, true] {
                             configs.push(Config {
-                                pool: Pool { k, unit_layers: u },
+                                pool: Pool { k, unit_layers: u, skip: 0 },
                                 ..base
                             });
                         }
@@ -761,7 +770,7 @@ fn main() {
                         for gw in args[7].split(',') {
                             for pr in args[8].split(',') {
                                 configs.push(Config {
-                                    pool: Pool { k, unit_layers: u },
+                                    pool: Pool { k, unit_layers: u, skip: 0 },
                                     examples: ex.parse().unwrap(),
                                     gloss_weight: gw.parse().unwrap(),
                                     prior: pr.parse().unwrap(),
@@ -771,7 +780,43 @@ fn main() {
                         }
                     }
                 }
-                _ => panic!("grid: pool | custom K UNIT EX GW PRIOR"),
+                "metric" => {
+                    // metric KINDS LAMBDAS [SKIP,K …] [GW PRIOR MIN]: see metric.rs
+                    let kinds: Vec<metric::Kind> =
+                        args[4].split(',').map(metric::Kind::parse).collect();
+                    let lambdas: Vec<f64> = args[5].split(',').map(|x| x.parse().unwrap()).collect();
+                    let pools: Vec<Pool> = args
+                        .get(6)
+                        .map_or("0:1", String::as_str)
+                        .split(',')
+                        .map(|p| {
+                            let (skip, k) = p.split_once(':').unwrap();
+                            Pool {
+                                k: k.parse().unwrap(),
+                                unit_layers: false,
+                                skip: skip.parse().unwrap(),
+                            }
+                        })
+                        .collect();
+                    let num = |i: usize, d: f32| args.get(i).map_or(d, |x| x.parse().unwrap());
+                    let cv = args.iter().any(|a| a == "--cv");
+                    for &p in &pools {
+                        for &kind in &kinds {
+                            for &l in &lambdas {
+                                let c = Config {
+                                    pool: p,
+                                    gloss_weight: num(7, 0.3),
+                                    prior: num(8, 0.1),
+                                    sense_min: num(9, 10.0) as u32,
+                                    ..base
+                                };
+                                println!("{}", metric::run(&lab, &c, kind, l, cv));
+                            }
+                        }
+                    }
+                    return;
+                }
+                _ => panic!("grid: pool | custom K UNIT EX GW PRIOR | metric KINDS LAMBDAS"),
             }
             let cv = args.iter().any(|a| a == "--cv");
             for c in configs {
