@@ -32,7 +32,10 @@ mod metric;
 /// Layers kept per word vector in the cache: all six of MiniLM-L6 (the
 /// caches of earlier rounds kept the last four: `KNN_LAB_LAYERS=4`).
 fn layers() -> usize {
-    std::env::var("KNN_LAB_LAYERS").ok().and_then(|x| x.parse().ok()).unwrap_or(6)
+    std::env::var("KNN_LAB_LAYERS")
+        .ok()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(6)
 }
 const D: usize = 384;
 
@@ -757,7 +760,11 @@ fn main() {
                     for k in 2..=4 {
                         for u in [false, true] {
                             configs.push(Config {
-                                pool: Pool { k, unit_layers: u, skip: 0 },
+                                pool: Pool {
+                                    k,
+                                    unit_layers: u,
+                                    skip: 0,
+                                },
                                 ..base
                             });
                         }
@@ -770,7 +777,11 @@ fn main() {
                         for gw in args[7].split(',') {
                             for pr in args[8].split(',') {
                                 configs.push(Config {
-                                    pool: Pool { k, unit_layers: u, skip: 0 },
+                                    pool: Pool {
+                                        k,
+                                        unit_layers: u,
+                                        skip: 0,
+                                    },
                                     examples: ex.parse().unwrap(),
                                     gloss_weight: gw.parse().unwrap(),
                                     prior: pr.parse().unwrap(),
@@ -784,7 +795,8 @@ fn main() {
                     // metric KINDS LAMBDAS [SKIP,K …] [GW PRIOR MIN]: see metric.rs
                     let kinds: Vec<metric::Kind> =
                         args[4].split(',').map(metric::Kind::parse).collect();
-                    let lambdas: Vec<f64> = args[5].split(',').map(|x| x.parse().unwrap()).collect();
+                    let lambdas: Vec<f64> =
+                        args[5].split(',').map(|x| x.parse().unwrap()).collect();
                     let pools: Vec<Pool> = args
                         .get(6)
                         .map_or("0:1", String::as_str)

@@ -173,6 +173,7 @@ pub fn doc_examples(
             }
         }
     }
+    let own = own_counts(doc);
     let mut out = Vec::new();
     let mut memo = CandidateMemo::default();
     for raw in crate::text::split_sentences(&text) {
@@ -198,6 +199,7 @@ pub fn doc_examples(
             if bits & (1 << g.index()) == 0 {
                 continue;
             }
+            let counts = without_own(inv, words[i], counts, &own);
             let mut f = Features {
                 hashes: Vec::new(),
                 names: Some(Vec::new()),
@@ -217,6 +219,54 @@ pub fn doc_examples(
         }
     }
     out
+}
+
+/// How often each (lemma, category) is a gold sense of `doc`: the share of
+/// WordNet's tag counts (`cntlist`) that the document itself put there.
+/// WordNet counted its tags on all of SemCor, so a rare word's counts *are*
+/// its SemCor occurrences: `telescope` has one verb tag and no noun tag,
+/// and a model that reads counts which include the instance it learns
+/// from learns to trust them — then calls `a telescope` a verb in text
+/// WordNet never counted. Each document's examples read the counts
+/// without the document ([`without_own`]), as `ens`' prior does.
+pub fn own_counts(doc: &crate::corpus::Document) -> FxHashMap<(String, Pos), u32> {
+    let mut own: FxHashMap<(String, Pos), u32> = FxHashMap::default();
+    for t in doc.sentences.iter().flat_map(|s| &s.tokens) {
+        let mut seen: Vec<(&str, Pos)> = Vec::new();
+        for k in &t.gold {
+            let (Some((lemma, _)), Some(p)) =
+                (k.split_once('%'), crate::wordnet::SenseKey::pos_of(k))
+            else {
+                continue;
+            };
+            if !seen.contains(&(lemma, p)) {
+                seen.push((lemma, p));
+                *own.entry((lemma.to_lowercase(), p)).or_default() += 1;
+            }
+        }
+    }
+    own
+}
+
+/// `counts` ([`allowed`]'s, per category) less the occurrences `own`
+/// records for the word's base forms.
+pub fn without_own(
+    inv: &Inventory,
+    word: &str,
+    mut counts: [u32; 4],
+    own: &FxHashMap<(String, Pos), u32>,
+) -> [u32; 4] {
+    if own.is_empty() {
+        return counts;
+    }
+    for p in Pos::ALL {
+        for lemma in inv.morphy(word, p) {
+            if let Some(n) = own.get(&(lemma.to_lowercase(), p)) {
+                counts[p.index()] = counts[p.index()].saturating_sub(*n);
+            }
+        }
+    }
+    counts
 }
 
 /// Accuracy of a model on examples: (model right, tagger right, total).

@@ -114,3 +114,32 @@ fn buckets() {
     assert_eq!(share_bucket(10, 10), "5");
     assert_eq!(bits_name(0b0101), "na");
 }
+
+#[test]
+fn own_counts_count_each_lemma_once_per_token() {
+    use crate::corpus::{Document, Sentence, Token};
+    let tok = |keys: &[&str]| Token {
+        gold: keys.iter().map(|k| k.to_string()).collect(),
+        ..Token::default()
+    };
+    let doc = Document {
+        id: "d".into(),
+        sentences: vec![Sentence {
+            id: "d.s1".into(),
+            tokens: vec![
+                tok(&["telescope%2:35:00::"]),
+                // two senses of one lemma on one token count once
+                tok(&["risk%1:26:00::", "risk%1:04:00::"]),
+                tok(&["risk%2:41:00::"]),
+                tok(&["Able%5:00:00:capable:00"]),
+                tok(&[]),
+            ],
+        }],
+    };
+    let own = own_counts(&doc);
+    assert_eq!(own.get(&("telescope".to_string(), Pos::Verb)), Some(&1));
+    assert_eq!(own.get(&("risk".to_string(), Pos::Noun)), Some(&1));
+    assert_eq!(own.get(&("risk".to_string(), Pos::Verb)), Some(&1));
+    assert_eq!(own.get(&("able".to_string(), Pos::Adj)), Some(&1));
+    assert_eq!(own.len(), 4);
+}
