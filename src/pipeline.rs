@@ -176,7 +176,8 @@ impl Pipeline<'_> {
         for (si, raw) in split_sentences(text).into_iter().enumerate() {
             let sno = first_sentence + si;
             let words: Vec<&str> = raw.iter().map(|t| t.text.as_str()).collect();
-            let (tags, dists, cats) = self.tag(&words, &mut memo);
+            let (mut tags, dists, cats) = self.tag(&words, &mut memo);
+            repair_acronyms(self.inv, &words, &mut tags);
             let mut poses: Vec<Option<Pos>> = tags
                 .iter()
                 .zip(&words)
@@ -469,6 +470,34 @@ impl Pipeline<'_> {
             TargetSelection::Table(t) => t.is_target(lemma, pos, aux),
         };
         selected && !self.inv.senses(lemma, pos).is_empty()
+    }
+}
+
+/// Retag as a noun (`NN`) an all-capital word of two letters or more that
+/// the tagger read as a pronoun (`US` as `us`, `IT` as `it`, `WHO` as
+/// `who`) when WordNet has it as a noun and its sentence is not itself
+/// written in capitals. The tagger's word features are lower case, and
+/// SemCor's few capital `US` are pronoun-tagged words of the verbs-only
+/// files, which annotators never checked (`the US and UK had
+/// released`/PRP); its one annotated `US` is `NN`, lemma `us`. `NN`, not
+/// `NNP`: the word keeps its WordNet lemma (`us`, the United States)
+/// rather than a name class.
+pub fn repair_acronyms<S: AsRef<str>>(inv: &Inventory, words: &[S], tags: &mut [String]) {
+    let capital = |w: &str| w.len() >= 2 && w.bytes().all(|b| b.is_ascii_uppercase());
+    if !words
+        .iter()
+        .any(|w| w.as_ref().bytes().any(|b| b.is_ascii_lowercase()))
+    {
+        return;
+    }
+    for (w, t) in words.iter().zip(tags.iter_mut()) {
+        let w = w.as_ref();
+        if matches!(t.as_str(), "PRP" | "PRP$" | "WP")
+            && capital(w)
+            && !inv.senses(&w.to_ascii_lowercase(), Pos::Noun).is_empty()
+        {
+            *t = "NN".to_string();
+        }
     }
 }
 

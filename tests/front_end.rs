@@ -555,3 +555,22 @@ fn category_model_keeps_plain_nouns_and_verbs() {
         );
     }
 }
+
+/// A capital `US`, `IT`, `WHO` in ordinary text is the country, the
+/// field, the organisation — a target — while the pronouns stay
+/// function words, and a sentence in capitals is left to the tagger.
+#[test]
+fn capital_pronouns_are_proper_nouns() {
+    let got = categories("The US and the WHO told us that IT jobs grow.\n");
+    let texts: Vec<&str> = got.iter().map(|(t, _)| t.as_str()).collect();
+    for w in ["US", "WHO", "IT"] {
+        assert!(texts.contains(&w), "{w} not a target in {got:?}");
+    }
+    assert!(!texts.contains(&"us"), "{got:?}");
+    let tagger = tagger();
+    let words = ["THE", "US", "AND", "JAPAN"];
+    let mut tags = tagger.tag(&words);
+    let before = tags.clone();
+    wsd::pipeline::repair_acronyms(inventory(), &words, &mut tags);
+    assert_eq!(tags, before);
+}
