@@ -635,9 +635,21 @@ pub fn with_name_units<S: AsRef<str>>(
     keep
 }
 
-/// The lemma of the multiword name `words[a..b]`: [`NameUnits`]' by its
-/// last or first word, else [`NameModel`]'s class, else `person`.
+/// Company designators that end a firm's name. SemCor's annotators make
+/// every firm a `group` (`Richmond_Oil_Company`, `Pyrometer_Instrument_Co.`),
+/// but its 1960s texts have too few `Corp.` or `Inc.` for the learned
+/// [`NameUnits`] table, which left `Acme Corp.` to the name model: `person`.
+const COMPANY_DESIGNATORS: [&str; 10] = [
+    "co.", "corp.", "corp", "inc.", "inc", "ltd.", "ltd", "llc", "plc", "gmbh",
+];
+
+/// The lemma of the multiword name `words[a..b]`: `group` for a firm
+/// ([`COMPANY_DESIGNATORS`]), else [`NameUnits`]' by its last or first
+/// word, else [`NameModel`]'s class, else `person`.
 pub fn unit_lemma<'a>(units: &'a NameUnits, words: &[&str], a: usize, b: usize) -> &'a str {
+    if b > a + 1 && COMPANY_DESIGNATORS.contains(&words[b - 1].to_lowercase().as_str()) {
+        return "group";
+    }
     if let Some(l) = units.decided(&words[a..b]) {
         return l;
     }
@@ -815,6 +827,19 @@ pub fn rebuild_text(doc: &Document) -> (String, Vec<Vec<(usize, usize)>>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn firms_are_groups() {
+        let units = NameUnits::shipped();
+        for w in [
+            &["Acme", "Corp."][..],
+            &["Acme", "Co."],
+            &["Acme", "Widgets", "Inc."],
+            &["Acme", "Ltd"],
+        ] {
+            assert_eq!(unit_lemma(units, w, 0, w.len()), "group", "{w:?}");
+        }
+    }
 
     #[test]
     fn unknown_proper_names_are_persons() {
