@@ -1,5 +1,5 @@
 //! `ens` without the encoder: trains the combiner from the vector cache
-//! of `examples/knn_lab.rs` (the last four layers of every other document
+//! of `examples/knn_lab/` (the layers of every other document
 //! of SemCor's train split, of SemEval-2007 and of every third SemCor
 //! test document) with the train-split kNN and NB models, and scores it on
 //! the dev set (and with `--test` on the cached test documents).
@@ -26,8 +26,16 @@ use wsd::disambig::naive_bayes::{NaiveBayes, NbParams};
 use wsd::encoder::Encoder;
 use wsd::wordnet::Inventory;
 
-const LAYERS: usize = 4;
 const D: usize = 384;
+
+/// Layers per cached row: knn_lab's caches keep all six (`KNN_LAB_LAYERS=4`
+/// for a cache of the earlier rounds, which kept the last four).
+fn layers() -> usize {
+    std::env::var("KNN_LAB_LAYERS")
+        .ok()
+        .and_then(|x| x.parse().ok())
+        .unwrap_or(6)
+}
 
 /// The last layer of each cached row, and its lemma.
 fn rows(dir: &Path, name: &str) -> Vec<(String, Vec<f32>)> {
@@ -40,12 +48,13 @@ fn rows(dir: &Path, name: &str) -> Vec<(String, Vec<f32>)> {
             })
             .collect();
     let mut f = BufReader::new(File::open(dir.join(format!("{name}.f32"))).unwrap());
-    let mut buf = vec![0u8; LAYERS * D * 4];
+    let layers = layers();
+    let mut buf = vec![0u8; layers * D * 4];
     lemmas
         .into_iter()
         .map(|l| {
             f.read_exact(&mut buf).unwrap();
-            let last = &buf[(LAYERS - 1) * D * 4..];
+            let last = &buf[(layers - 1) * D * 4..];
             let v = last
                 .chunks_exact(4)
                 .map(|b| f32::from_le_bytes(b.try_into().unwrap()))

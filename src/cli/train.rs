@@ -76,7 +76,7 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = wsd::disambig::knn::DEFAULT_POOLED_LAYERS)]
     pub pooled_layers: usize,
     /// knn: add WordNet's example sentences of the synsets in gloss scope
-    /// to the context vectors (measured: no gain, see examples/knn_lab.rs).
+    /// to the context vectors (measured: no gain, see examples/knn_lab/).
     #[arg(long)]
     pub examples: bool,
     /// ens: encode every Nth training document for the combiner's training

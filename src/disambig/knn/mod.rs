@@ -38,14 +38,14 @@
 //! +0.6 on SemEval-2007 is 3 of 455 instances.
 //! **Layer pooling** ([`KnnParams::pooled_layers`]): the sum of the last
 //! `n` layers instead of the last one (LMMS sums BERT's last four); for
-//! MiniLM-L6 it measured no better (`examples/knn_lab.rs`: cross-fitted
+//! MiniLM-L6 it measured no better (`examples/knn_lab/`: cross-fitted
 //! 71.1 for the last layer and for the sum of the last four), so the
 //! default stays 1.
 //! **Sense-key vectors** ([`KnnParams::sense_min`], `--sense-vectors`,
 //! issue 13): a sense key (one lemma's sense) with at least 10 training
 //! instances also gets its own centroid, and prediction scores a
 //! candidate against it instead of its synset's: the lemmas of one synset
-//! are not used alike (`examples/knn_lab.rs`: +0.9 F1 on SemEval-2007 and
+//! are not used alike (`examples/knn_lab/`: +0.9 F1 on SemEval-2007 and
 //! on SemCor's test split, verbs most). The back-off is sense key →
 //! synset → propagated (below) → gloss only; `--explain` names the
 //! vector used ([`VectorSource`]).

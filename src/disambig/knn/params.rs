@@ -81,7 +81,7 @@ pub struct KnnParams {
     /// least this many training instances gets its own centroid, which
     /// prediction prefers to the synset's (0: none; older models, which
     /// lack the field, have none). 10 is the threshold measured in
-    /// `examples/knn_lab.rs`: +0.9 F1 on the SemEval-2007 dev set, verbs
+    /// `examples/knn_lab/`: +0.9 F1 on the SemEval-2007 dev set, verbs
     /// most, since the lemmas of a verb synset are used differently.
     #[serde(default)]
     pub sense_min: u32,
