@@ -166,6 +166,8 @@ struct Occurrence {
     pos: Pos,
     case: char,
     pattern: String,
+    /// What follows ([`crate::text::mwe::after_class`]).
+    after: char,
     joined: bool,
     /// Kept apart, and joining would have cost no gold instance.
     free: bool,
@@ -247,8 +249,12 @@ pub fn learn_mwe_evidence(
     let mut ev = fresh();
     let mut folds = [fresh(), fresh()];
     for o in &occ {
-        ev.add(&o.lemma, o.pos, o.case, &o.pattern, o.joined, o.free);
-        folds[o.doc % 2].add(&o.lemma, o.pos, o.case, &o.pattern, o.joined, o.free);
+        ev.add(
+            &o.lemma, o.pos, o.case, &o.pattern, o.after, o.joined, o.free,
+        );
+        folds[o.doc % 2].add(
+            &o.lemma, o.pos, o.case, &o.pattern, o.after, o.joined, o.free,
+        );
     }
     let total: f64 = occ.iter().map(|o| if o.free { w } else { 1.0 }).sum();
     let mut best = Fit::default();
@@ -258,7 +264,9 @@ pub fn learn_mwe_evidence(
         }
         let est: Vec<f64> = occ
             .iter()
-            .map(|o| folds[1 - o.doc % 2].estimate(&o.lemma, o.pos, o.case, &o.pattern, None))
+            .map(|o| {
+                folds[1 - o.doc % 2].estimate(&o.lemma, o.pos, o.case, &o.pattern, o.after, None)
+            })
             .collect();
         for k in 1..20 {
             let th = k as f64 * 0.05;
@@ -353,6 +361,10 @@ fn doc_occurrences(
                 free: !joined && !verbs && !costly,
                 case: match_case(&m, &words),
                 pattern: crate::text::mwe::pattern(&tags[m.start..m.end]),
+                after: crate::text::mwe::after_class(
+                    tags.get(m.end)
+                        .map(|t| crate::text::mwe::coarse_tag(t.as_str())),
+                ),
                 lemma: m.lemma,
                 pos: m.pos,
                 joined,
