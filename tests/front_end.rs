@@ -34,9 +34,9 @@ fn matcher(mode: MweMode) -> &'static MweMatcher {
     }
 }
 
-/// (text, lemma, target?) of every token of `text`.
-fn analyse(text: &str, mode: MweMode, targets: TargetSelection) -> Vec<(String, String, bool)> {
-    let p = Pipeline {
+/// The default pipeline (no head rows) with `mode` and `targets`.
+fn pipeline(mode: MweMode, targets: TargetSelection) -> Pipeline<'static> {
+    Pipeline {
         inv: inventory(),
         tagger: tagger(),
         mwe: Some(matcher(mode)),
@@ -44,8 +44,13 @@ fn analyse(text: &str, mode: MweMode, targets: TargetSelection) -> Vec<(String, 
         heads: false,
         pos_alternatives: None,
         pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
-    };
-    p.analyse("d", text, 0, 0)
+    }
+}
+
+/// (text, lemma, target?) of every token of `text`.
+fn analyse(text: &str, mode: MweMode, targets: TargetSelection) -> Vec<(String, String, bool)> {
+    pipeline(mode, targets)
+        .analyse("d", text, 0, 0)
         .sentences
         .into_iter()
         .flat_map(|s| s.tokens)
@@ -510,16 +515,8 @@ fn long_collocations_survive_the_prefix_cut() {
 
 /// (text, category letter) of the targets of `text`.
 fn categories(text: &str) -> Vec<(String, char)> {
-    let p = Pipeline {
-        inv: inventory(),
-        tagger: tagger(),
-        mwe: Some(matcher(MweMode::Learned)),
-        targets: TargetSelection::Content,
-        heads: false,
-        pos_alternatives: None,
-        pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
-    };
-    p.analyse("d", text, 0, 0)
+    pipeline(MweMode::Learned, TargetSelection::Content)
+        .analyse("d", text, 0, 0)
         .sentences
         .into_iter()
         .flat_map(|s| s.tokens)

@@ -201,50 +201,7 @@ fn encode(dir: &Path) {
     drop(w);
     let mut w = Writer::new(dir, "gloss");
     let mut ex = Writer::new(dir, "examples");
-    for chunk in syns.chunks(256) {
-        let synsets: Vec<_> = chunk.iter().filter_map(|&id| inv.get(id)).collect();
-        let words: Vec<Vec<String>> = synsets.iter().map(|s| gloss_words(s).0).collect();
-        let vecs = enc.encode_words_layers(&words, layers());
-        for (s, vs) in synsets.iter().zip(vecs) {
-            let mut sum = vec![0.0f32; layers() * D];
-            for v in &vs {
-                for (a, x) in sum.iter_mut().zip(v) {
-                    *a += x;
-                }
-            }
-            let m = Meta {
-                group: 0,
-                lemma: String::new(),
-                pos: 'x',
-                gold: vec![],
-                synset: sid(s.id),
-                id: String::new(),
-            };
-            w.push(&m, &sum);
-        }
-        let ctxs: Vec<(SynsetId, wsd::disambig::knn::ExampleContext)> = synsets
-            .iter()
-            .flat_map(|s| {
-                example_contexts(&inv, s)
-                    .into_iter()
-                    .map(move |c| (s.id, c))
-            })
-            .collect();
-        let words: Vec<Vec<String>> = ctxs.iter().map(|(_, c)| c.words.clone()).collect();
-        let vecs = enc.encode_words_layers(&words, layers());
-        for ((id, c), vs) in ctxs.iter().zip(vecs) {
-            let m = Meta {
-                group: 0,
-                lemma: String::new(),
-                pos: 'x',
-                gold: vec![c.key.clone()],
-                synset: sid(*id),
-                id: String::new(),
-            };
-            ex.push(&m, &vs[c.at]);
-        }
-        eprintln!("glosses {} ({} examples)", w.n, ex.n);
-    }
+    encode_glosses(&inv, &enc, &syns, &mut w, &mut ex);
     drop(w);
     drop(ex);
     let _ = test;
@@ -573,9 +530,7 @@ impl Lab {
             .filter(|e| e.gloss.is_some())
             .map(|e| e.synset)
             .collect();
-        let mut right = 0.0;
-        let mut n = 0usize;
-        let mut per: HashMap<char, (f64, usize)> = HashMap::new();
+        let mut tally = Tally::default();
         for (i, m) in rows.meta.iter().enumerate() {
             if let Some(f) = fold {
                 if m.group % 5 != f {
@@ -626,19 +581,9 @@ impl Lab {
                     }
                 }
             };
-            let ok = key.is_some_and(|k| m.gold.contains(&k));
-            let e = per.entry(m.pos).or_default();
-            e.1 += 1;
-            n += 1;
-            if ok {
-                right += 1.0;
-                e.0 += 1.0;
-            }
+            tally.add(m.pos, key.is_some_and(|k| m.gold.contains(&k)));
         }
-        for v in per.values_mut() {
-            v.0 = 100.0 * v.0 / v.1 as f64;
-        }
-        (100.0 * right / n as f64, per)
+        tally.finish()
     }
 
     fn run(&self, c: &Config, cv: bool) -> String {
@@ -682,6 +627,34 @@ impl Lab {
             "{c:?}: dev {dev:.1} [{}]{tests}{cvs} (synsets with ctx {seen})",
             pp(&dp)
         )
+    }
+}
+
+/// Right answers overall and per POS letter, as percentages at the end.
+#[derive(Default)]
+struct Tally {
+    right: usize,
+    n: usize,
+    per: HashMap<char, (f64, usize)>,
+}
+
+impl Tally {
+    fn add(&mut self, pos: char, ok: bool) {
+        let e = self.per.entry(pos).or_default();
+        e.1 += 1;
+        self.n += 1;
+        if ok {
+            self.right += 1;
+            e.0 += 1.0;
+        }
+    }
+
+    /// (accuracy, per POS (accuracy, instances)), in percent.
+    fn finish(mut self) -> (f64, HashMap<char, (f64, usize)>) {
+        for v in self.per.values_mut() {
+            v.0 = 100.0 * v.0 / v.1 as f64;
+        }
+        (100.0 * self.right as f64 / self.n.max(1) as f64, self.per)
     }
 }
 

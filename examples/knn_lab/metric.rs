@@ -308,9 +308,7 @@ pub fn score(
     rows: &Rows,
     fold: Option<usize>,
 ) -> (f64, HashMap<char, (f64, usize)>) {
-    let mut right = 0usize;
-    let mut n = 0usize;
-    let mut per: HashMap<char, (f64, usize)> = HashMap::new();
+    let mut tally = super::Tally::default();
     for (i, m) in rows.meta.iter().enumerate() {
         if fold.is_some_and(|f| m.group % 5 != f) {
             continue;
@@ -351,19 +349,9 @@ pub fn score(
                     .or_else(|| Some(cands[0].key.clone()))
             }
         };
-        let ok = key.is_some_and(|k| m.gold.contains(&k));
-        let e = per.entry(m.pos).or_default();
-        e.1 += 1;
-        n += 1;
-        if ok {
-            right += 1;
-            e.0 += 1.0;
-        }
+        tally.add(m.pos, key.is_some_and(|k| m.gold.contains(&k)));
     }
-    for v in per.values_mut() {
-        v.0 = 100.0 * v.0 / v.1 as f64;
-    }
-    (100.0 * right as f64 / n.max(1) as f64, per)
+    tally.finish()
 }
 
 /// The raw gloss vectors in the model's gloss scope.
