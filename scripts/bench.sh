@@ -202,7 +202,9 @@ if [[ " $sections " == *" tagknn "* ]]; then
     if [ -n "${WSD_NB_MODEL:-}" ] && [ -n "${WSD_ENS_MODEL:-}" ]; then
       chains+=("ens,mfs|--model $WSD_KNN_MODEL --model $WSD_NB_MODEL --model $WSD_ENS_MODEL")
     fi
-    bins=("new|$WSD ${WSD_TAGKNN_ARGS:-}")
+    # (no trailing space without WSD_TAGKNN_ARGS: the command is split
+    # into words below, and a quoted "wsd " is no program)
+    bins=("new|$WSD${WSD_TAGKNN_ARGS:+ $WSD_TAGKNN_ARGS}")
     [ -n "${WSD_OLD:-}" ] && bins+=("old|$WSD_OLD")
     for c in "${chains[@]}"; do
       m=${c%%|*}; models=${c#*|}
@@ -212,7 +214,7 @@ if [[ " $sections " == *" tagknn "* ]]; then
           # tokens/s as wsd reports it (after loading), and the whole
           # process: wall, user and system seconds
           # shellcheck disable=SC2086
-          /usr/bin/time -f "TIME %e %U %S" "${b#*|}" tag --method "$m" $models "$RUN/tag-input.txt" \
+          /usr/bin/time -f "TIME %e %U %S" ${b#*|} tag --method "$m" $models "$RUN/tag-input.txt" \
             2>"$RUN/tagknn.err" >"$RUN/tagknn-${m}-${b%%|*}.tsv" || true
           sed -n 's/.*(\([0-9]*\) tokens\/s.*/\1/p' "$RUN/tagknn.err" >> "$RUN/tagknn-${m}-${b%%|*}.txt"
           grep '^TIME' "$RUN/tagknn.err" | cut -d' ' -f2- >> "$RUN/tagknn-${m}-${b%%|*}.time"
