@@ -166,32 +166,8 @@ impl Core {
             return None;
         }
         let syn = inv.get(id)?;
-        let mut frontier = vec![id];
-        for _ in 0..3 {
-            let mut next = Vec::new();
-            for f in &frontier {
-                if let Some(s) = inv.get(*f) {
-                    next.extend(s.related(PointerKind::Hypernym));
-                    next.extend(s.related(PointerKind::InstanceHypernym));
-                }
-            }
-            let mut sum = vec![0.0f32; self.vectors.dim];
-            let mut n = 0;
-            for h in &next {
-                if let Some(v) = centroid(*h) {
-                    for (a, x) in sum.iter_mut().zip(v.iter()) {
-                        *a += x;
-                    }
-                    n += 1;
-                }
-            }
-            if n > 0 {
-                return Some(Cow::Owned(normalized(&sum)));
-            }
-            if next.is_empty() {
-                break;
-            }
-            frontier = next;
+        if let Some(v) = hypernym_mean(inv, id, self.vectors.dim, centroid) {
+            return Some(Cow::Owned(v));
         }
         self.lexfile
             .get(&syn.lex_filenum)
@@ -329,6 +305,46 @@ impl Core {
         (!voting && c.fits(&self.options))
             .then(|| Calibration::single(METHOD, "method", c.blocks.clone()))
     }
+}
+
+/// LMMS's propagation walk: the unit mean of the context vectors
+/// (`centroid`, `dim` wide) of the nearest level of `id`'s hypernyms
+/// (instance hypernyms too) that has any, up to three levels up; `None`
+/// when none has.
+pub fn hypernym_mean<'s>(
+    inv: &Inventory,
+    id: SynsetId,
+    dim: usize,
+    centroid: &dyn Fn(SynsetId) -> Option<Cow<'s, [f32]>>,
+) -> Option<Vec<f32>> {
+    let mut frontier = vec![id];
+    for _ in 0..3 {
+        let mut next = Vec::new();
+        for f in &frontier {
+            if let Some(s) = inv.get(*f) {
+                next.extend(s.related(PointerKind::Hypernym));
+                next.extend(s.related(PointerKind::InstanceHypernym));
+            }
+        }
+        let mut sum = vec![0.0f32; dim];
+        let mut n = 0;
+        for h in &next {
+            if let Some(v) = centroid(*h) {
+                for (a, x) in sum.iter_mut().zip(v.iter()) {
+                    *a += x;
+                }
+                n += 1;
+            }
+        }
+        if n > 0 {
+            return Some(normalized(&sum));
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    None
 }
 
 /// The prediction of centroid scores: the best candidate, the scores

@@ -106,7 +106,7 @@ mod params;
 mod predict;
 mod train;
 
-pub use self::core::VectorSource;
+pub use self::core::{hypernym_mean, VectorSource};
 pub use crate::disambig::Exemplar;
 pub use model::{Entry, KnnCalibration, KnnModel, SenseEntry};
 pub use params::{

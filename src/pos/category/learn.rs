@@ -173,9 +173,8 @@ pub fn doc_examples(
             }
         }
     }
-    let own = own_counts(doc);
     let mut out = Vec::new();
-    let mut memo = CandidateMemo::default();
+    let mut memo = CandidateMemo::leaving_out(own_counts(doc));
     for raw in crate::text::split_sentences(&text) {
         let words: Vec<&str> = raw.iter().map(|t| t.text.as_str()).collect();
         let want = wanted_probabilities(tagger, inv, &words, &mut memo);
@@ -199,7 +198,6 @@ pub fn doc_examples(
             if bits & (1 << g.index()) == 0 {
                 continue;
             }
-            let counts = without_own(inv, words[i], counts, &own);
             let mut f = Features {
                 hashes: Vec::new(),
                 names: Some(Vec::new()),
@@ -228,9 +226,10 @@ pub fn doc_examples(
 /// and a model that reads counts which include the instance it learns
 /// from learns to trust them — then calls `a telescope` a verb in text
 /// WordNet never counted. Each document's examples read the counts
-/// without the document ([`without_own`]), as `ens`' prior does.
-pub fn own_counts(doc: &crate::corpus::Document) -> FxHashMap<(String, Pos), u32> {
-    let mut own: FxHashMap<(String, Pos), u32> = FxHashMap::default();
+/// without the document ([`CandidateMemo::leaving_out`]), as `ens`' prior
+/// does.
+pub fn own_counts(doc: &crate::corpus::Document) -> OwnCounts {
+    let mut own = OwnCounts::default();
     for t in doc.sentences.iter().flat_map(|s| &s.tokens) {
         let mut seen: Vec<(&str, Pos)> = Vec::new();
         for k in &t.gold {
@@ -246,27 +245,6 @@ pub fn own_counts(doc: &crate::corpus::Document) -> FxHashMap<(String, Pos), u32
         }
     }
     own
-}
-
-/// `counts` ([`allowed`]'s, per category) less the occurrences `own`
-/// records for the word's base forms.
-pub fn without_own(
-    inv: &Inventory,
-    word: &str,
-    mut counts: [u32; 4],
-    own: &FxHashMap<(String, Pos), u32>,
-) -> [u32; 4] {
-    if own.is_empty() {
-        return counts;
-    }
-    for p in Pos::ALL {
-        for lemma in inv.morphy(word, p) {
-            if let Some(n) = own.get(&(lemma.to_lowercase(), p)) {
-                counts[p.index()] = counts[p.index()].saturating_sub(*n);
-            }
-        }
-    }
-    counts
 }
 
 /// Accuracy of a model on examples: (model right, tagger right, total).

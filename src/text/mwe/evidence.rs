@@ -78,8 +78,10 @@ pub struct MweEvidence {
     /// preposition (`went on strike`, `went on a trip`) where the same
     /// pair before anything else is the phrasal verb (`went on talking`,
     /// `the show went on`): on SemCor's train split such pairs are joined
-    /// 58% of the time before a noun phrase, 82% otherwise.
-    pub contexts: FxHashMap<(Box<str>, char), Counts>,
+    /// 58% of the time before a noun phrase, 82% otherwise. Indexed by
+    /// [`context_index`]; keyed by the lemma alone so that the tagging hot
+    /// path looks it up without allocating.
+    pub contexts: FxHashMap<Box<str>, [Counts; 2]>,
     /// Smoothing weight `α`.
     pub alpha: f64,
     /// Join when the estimate is at least this.
@@ -124,10 +126,7 @@ impl MweEvidence {
         free: bool,
     ) {
         if pos == Pos::Verb {
-            self.contexts
-                .entry((lemma.into(), after))
-                .or_default()
-                .add(joined, free);
+            self.contexts.entry(lemma.into()).or_default()[context_index(after)].add(joined, free);
         }
         self.collocations
             .entry((lemma.into(), case))
@@ -209,8 +208,8 @@ impl MweEvidence {
         // verb and a preposition, which every other annotation keeps apart.
         let (xj, xn) = self
             .contexts
-            .get(&(Box::<str>::from(lemma), after))
-            .map_or((0.0, 0.0), |&c| minus(c));
+            .get(lemma)
+            .map_or((0.0, 0.0), |c| minus(c[context_index(after)]));
         p_own.min((xj + a * p_own) / (xn + a))
     }
 
@@ -233,42 +232,29 @@ impl MweEvidence {
         let mut pc: Vec<_> = self.pos_case.iter().collect();
         pc.sort();
         for ((p, c), n) in pc {
-            out.push_str(&format!(
-                "p\t{p}\t{c}\t{}\t{}\t{}\n",
-                n.joined, n.seen, n.free
-            ));
+            push_row(&mut out, &format!("p\t{p}\t{c}"), n);
         }
         let mut hd: Vec<_> = self.heads.iter().collect();
         hd.sort();
         for ((p, c, h), n) in hd {
-            out.push_str(&format!(
-                "h\t{p}\t{c}\t{h}\t{}\t{}\t{}\n",
-                n.joined, n.seen, n.free
-            ));
+            push_row(&mut out, &format!("h\t{p}\t{c}\t{h}"), n);
         }
         let mut cl: Vec<_> = self.classes.iter().collect();
         cl.sort();
         for ((p, c, pat), n) in cl {
-            out.push_str(&format!(
-                "c\t{p}\t{c}\t{pat}\t{}\t{}\t{}\n",
-                n.joined, n.seen, n.free
-            ));
+            push_row(&mut out, &format!("c\t{p}\t{c}\t{pat}"), n);
         }
         let mut co: Vec<_> = self.collocations.iter().collect();
         co.sort();
         for ((l, c), n) in co {
-            out.push_str(&format!(
-                "m\t{l}\t{c}\t{}\t{}\t{}\n",
-                n.joined, n.seen, n.free
-            ));
+            push_row(&mut out, &format!("m\t{l}\t{c}"), n);
         }
         let mut cx: Vec<_> = self.contexts.iter().collect();
         cx.sort();
-        for ((l, a), n) in cx {
-            out.push_str(&format!(
-                "x\t{l}\t{a}\t{}\t{}\t{}\n",
-                n.joined, n.seen, n.free
-            ));
+        for (l, by) in cx {
+            for (a, n) in CONTEXTS.iter().zip(by).filter(|(_, n)| n.seen > 0) {
+                push_row(&mut out, &format!("x\t{l}\t{a}"), n);
+            }
         }
         out
     }
@@ -321,8 +307,11 @@ impl MweEvidence {
                         .insert((f[1].into(), ch(f[2])?), counts(&f[3..])?);
                 }
                 ("x", 6) => {
-                    e.contexts
-                        .insert((f[1].into(), ch(f[2])?), counts(&f[3..])?);
+                    let a = ch(f[2])?;
+                    if !CONTEXTS.contains(&a) {
+                        return Err(bad());
+                    }
+                    e.contexts.entry(f[1].into()).or_default()[context_index(a)] = counts(&f[3..])?;
                 }
                 _ => return Err(bad()),
             }
@@ -342,6 +331,11 @@ pub fn head_of(pos: Pos, pattern: &str) -> char {
     c.unwrap_or('O')
 }
 
+/// One TSV row: the key's fields (tab-separated), then joined, seen, free.
+fn push_row(out: &mut String, key: &str, n: &Counts) {
+    out.push_str(&format!("{key}\t{}\t{}\t{}\n", n.joined, n.seen, n.free));
+}
+
 /// What follows a candidate, from the coarse tag of the next word
 /// ([`coarse_tag`]; `None` at the end of the sentence): `N` when a noun
 /// phrase starts there (a determiner, noun, proper noun, adjective or
@@ -351,6 +345,14 @@ pub fn after_class(next: Option<char>) -> char {
         Some('D' | 'N' | 'P' | 'J' | 'C') => 'N',
         _ => 'O',
     }
+}
+
+/// The classes [`after_class`] gives, in [`MweEvidence::contexts`]' order.
+const CONTEXTS: [char; 2] = ['N', 'O'];
+
+/// The slot of an [`after_class`] in [`MweEvidence::contexts`].
+fn context_index(after: char) -> usize {
+    usize::from(after != 'N')
 }
 
 /// The coarse POS pattern of a run of Penn tags (`DT NN VBD` → `DNV`).
@@ -506,5 +508,10 @@ mod tests {
         assert_eq!(after_class(None), 'O');
         let back = MweEvidence::parse(&e.to_tsv()).unwrap();
         assert_eq!(back.collocations, e.collocations);
+    }
+
+    #[test]
+    fn shipped_evidence_round_trips_byte_for_byte() {
+        assert_eq!(MweEvidence::shipped().to_tsv(), SHIPPED_EVIDENCE);
     }
 }
