@@ -156,6 +156,25 @@ pub struct Pipeline<'a> {
 /// 0.357 of the time at 12, 0.248 → 0.302 at 8).
 pub const POS_TEMPERATURE: f32 = 10.0;
 
+impl<'a> Pipeline<'a> {
+    /// The same pipeline reading with another tagger (the learners' jackknifed
+    /// folds, [`crate::pos::Jackknife`]).
+    pub fn with_tagger<'b>(&self, tagger: &'b PosTagger) -> Pipeline<'b>
+    where
+        'a: 'b,
+    {
+        Pipeline {
+            inv: self.inv,
+            tagger,
+            mwe: self.mwe,
+            targets: self.targets.clone(),
+            heads: self.heads,
+            pos_alternatives: self.pos_alternatives,
+            pos_categories: self.pos_categories,
+        }
+    }
+}
+
 impl Pipeline<'_> {
     /// Analyse `text` as (part of) document `doc_id`. Spans are shifted by
     /// `base` (the text's byte offset in its file); sentence ids count from
@@ -463,11 +482,19 @@ impl Pipeline<'_> {
         let (Some(lemma), Some(pos)) = (&tok.lemma, tok.pos) else {
             return false;
         };
+        // A capital acronym read as a noun (`WHO`, `IT`: see
+        // [`repair_acronyms`]) is the organisation or the field, not the
+        // function word its lemma spells, which the table leaves out.
+        let acronym = pos == Pos::Noun
+            && tok.text.chars().count() >= 2
+            && tok.text.chars().all(|c| c.is_ascii_uppercase());
         let selected = match &self.targets {
-            TargetSelection::Content => TargetTable::shipped().is_target(lemma, pos, aux),
+            TargetSelection::Content => {
+                acronym || TargetTable::shipped().is_target(lemma, pos, aux)
+            }
             TargetSelection::All => true,
             TargetSelection::Lemmas(set) => set.contains(lemma),
-            TargetSelection::Table(t) => t.is_target(lemma, pos, aux),
+            TargetSelection::Table(t) => acronym || t.is_target(lemma, pos, aux),
         };
         selected && !self.inv.senses(lemma, pos).is_empty()
     }

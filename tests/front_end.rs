@@ -366,15 +366,18 @@ fn multiword_names_are_one_unit() {
     assert!(!out.contains("\tmike\t"), "{out}");
     let (_, none, _) = run_stdin(tag().args(["--method", "mfs", "--mwe", "none"]), text);
     assert!(none.contains("\tMike\t"), "{none}");
-    // A name WordNet has only as a common noun (`mike`, a microphone) is a
-    // person; so is one WordNet has capitalised (`Conrad`, the novelist)
-    // used as a first name ([`wsd::text::names::NameModel`]).
+    // A first name WordNet has capitalised (`Conrad`, the novelist) or
+    // only as a common noun (`jack`, a device) is a person
+    // ([`wsd::text::names::NameModel`]). (`Mike` alone is not: `mike`, a
+    // microphone, was tagged once, and on held-out train documents words
+    // counted so rarely are more often their WordNet lemma.)
     let (_, alone, _) = run_stdin(
         tag().args(["--method", "mfs"]),
-        b"Then Mike went out and Conrad said so.\n",
+        b"Then Jack went out and Conrad said so.\n",
     );
-    assert!(alone.contains("\tMike\tperson\tn\t"), "{alone}");
-    assert!(alone.contains("\tConrad\tperson\tn\t"), "{alone}");
+    for name in ["Jack", "Conrad"] {
+        assert!(alone.contains(&format!("\t{name}\tperson\tn\t")), "{alone}");
+    }
 }
 
 /// The names the tables do not decide are the name model's: a person by

@@ -138,11 +138,12 @@ fn regenerate_pos_categories() {
 fn regenerate_name_units() {
     use crate::corpus::{read_semcor, Split};
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let (_, body) = crate::model_io::read_model(&root.join("models/pos.wsd"), "pos", None)
-        .expect("models/pos.wsd");
-    let tagger = PosTagger::from_bytes(&body).expect("POS model");
+    let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
     let docs = read_semcor(root.join("corpora/semcor3.0"), Split::Train).expect("SemCor");
-    let tsv = learn_name_units(&tagger, &docs, 2);
+    // Tagged by jackknifed taggers, as the name model (see crate::pos::Jackknife).
+    let cache = std::env::var_os("WSD_POS_FOLD_CACHE").map(std::path::PathBuf::from);
+    let folds = crate::pos::Jackknife::train(&inv, &docs, 3, cache.as_deref()).expect("folds");
+    let tsv = learn_name_units(&folds, &docs, 2);
     eprintln!("{}", tsv.lines().take(5).collect::<Vec<_>>().join("\n"));
     std::fs::write(root.join("src/text/name_units.tsv"), tsv).unwrap();
 }
@@ -192,7 +193,13 @@ fn target_table_two_fold() {
     let mut rows = Vec::new();
     for fold in 0..2 {
         let (fit, held) = split_documents(&docs, |i| i % 2 != fold);
-        let (table, _, f) = learn_targets(&pipeline(TargetSelection::All), &fit, beta, fitting);
+        let (table, _, f) = learn_targets(
+            &pipeline(TargetSelection::All),
+            (&tagger).into(),
+            &fit,
+            beta,
+            fitting,
+        );
         eprintln!("fold {fold}: {f:?}, {} overrides", table.overrides.len());
         let p = pipeline(TargetSelection::Table(Arc::new(table)));
         let data = crate::eval::Dataset::from_documents(held);
@@ -268,8 +275,21 @@ fn regenerate_front_end_tables() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let (inv, tagger, docs) = super::checkout_train_resources();
     let t = std::time::Instant::now();
+    // The multiword evidence is counted on text tagged by jackknifed
+    // taggers (see crate::pos::Jackknife), the targets on text tagged by
+    // the shipped tagger (see the module docs of crate::pipeline::learn);
+    // `$WSD_MWE_TAGGER` / `$WSD_TARGETS_TAGGER` = `shipped` / `jackknife`
+    // to try the other.
+    let cache = std::env::var_os("WSD_POS_FOLD_CACHE").map(std::path::PathBuf::from);
+    let folds = crate::pos::Jackknife::train(&inv, &docs, 3, cache.as_deref()).expect("folds");
+    let choose = |var: &str, default: &str| -> crate::pos::DocTagger {
+        match std::env::var(var).as_deref().unwrap_or(default) {
+            "shipped" => (&tagger).into(),
+            _ => (&folds).into(),
+        }
+    };
     let greedy = MweMatcher::with_mode(&inv, MweMode::Greedy);
-    let (ev, fit) = learn_mwe_evidence(&inv, &tagger, &greedy, &docs);
+    let (ev, fit) = learn_mwe_evidence(&inv, choose("WSD_MWE_TAGGER", "shipped"), &greedy, &docs);
     eprintln!("mwe: {fit:?} ({:.1} s)", t.elapsed().as_secs_f64());
     std::fs::write(root.join("src/text/mwe_evidence.tsv"), ev.to_tsv()).unwrap();
     let ev: &'static MweEvidence = Box::leak(Box::new(ev));
@@ -287,7 +307,13 @@ fn regenerate_front_end_tables() {
         pos_alternatives: None,
         pos_categories: Some(crate::pos::category::CategoryModel::shipped()),
     };
-    let (table, counts, fit) = learn_targets(&pipeline, &docs, beta, target_fitting());
+    let (table, counts, fit) = learn_targets(
+        &pipeline,
+        choose("WSD_TARGETS_TAGGER", "shipped"),
+        &docs,
+        beta,
+        target_fitting(),
+    );
     eprintln!(
         "targets: {fit:?}, {} overrides ({:.1} s)",
         table.overrides.len(),

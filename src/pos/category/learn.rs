@@ -297,39 +297,13 @@ pub fn learn(
     let folds = opts.folds;
     use rayon::prelude::*;
     let mut report = String::new();
-    let taggers: Vec<crate::pos::PosTagger> = (0..folds)
-        .into_par_iter()
-        .map(|k| -> crate::Result<crate::pos::PosTagger> {
-            let cached = fold_cache.map(|d| d.join(format!("fold{k}of{folds}.pos")));
-            if let Some(p) = cached.as_ref().filter(|p| p.exists()) {
-                return crate::pos::PosTagger::from_bytes(
-                    &std::fs::read(p).map_err(|e| crate::Error::io(p, e))?,
-                );
-            }
-            let sentences: Vec<Vec<(String, String)>> = docs
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| i % folds != k)
-                .flat_map(|(_, d)| crate::pos::tagged_sentences(d))
-                .collect();
-            let t = crate::pos::PosTagger::train_with_inventory(
-                &sentences,
-                crate::pos::DEFAULT_ITERATIONS,
-                1,
-                inv,
-            )?;
-            if let Some(p) = &cached {
-                std::fs::write(p, t.to_bytes()).map_err(|e| crate::Error::write(p, e))?;
-            }
-            Ok(t)
-        })
-        .collect::<crate::Result<_>>()?;
+    let jackknife = crate::pos::Jackknife::train(inv, docs, folds, fold_cache)?;
     let per_doc: Vec<(Vec<Example>, FxHashMap<u64, String>)> = docs
         .par_iter()
         .enumerate()
         .map(|(i, d)| {
             let mut names = FxHashMap::default();
-            let ex = doc_examples(inv, &taggers[i % folds], d, i, opts, &mut names);
+            let ex = doc_examples(inv, jackknife.fold(i % folds), d, i, opts, &mut names);
             (ex, names)
         })
         .collect();
