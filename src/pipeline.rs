@@ -80,6 +80,7 @@ use crate::wordnet::{Inventory, Pos};
 pub mod align;
 pub mod learn;
 mod names;
+pub mod particles;
 
 pub use align::{align_raw, RawAlignment, RawBreakdown, RawOutcome};
 pub use names::{
@@ -215,7 +216,7 @@ impl Pipeline<'_> {
             };
             let mut matches = self.sentence_matches(&words, &tags);
             remember_names(&mut memory, &words, &tags, &matches);
-            let lemmas: Vec<Option<String>> = (0..words.len())
+            let mut lemmas: Vec<Option<String>> = (0..words.len())
                 .map(|i| {
                     if revised[i] {
                         // A revised category is WordNet's reading of the
@@ -227,6 +228,9 @@ impl Pipeline<'_> {
                 })
                 .collect();
             remember_cues(&mut memory, &words, &tags);
+            if self.mwe.is_some() {
+                self.join_split_particles(&words, &tags, &mut poses, &matches, &mut lemmas);
+            }
             if let TargetSelection::Lemmas(set) = &self.targets {
                 // A requested lemma inside a collocation that is not itself
                 // requested: keep the words apart so the lemma is found.
@@ -475,6 +479,45 @@ impl Pipeline<'_> {
     /// targets is the target table's call.
     fn function_tag_pos(&self, tag: &str, word: &str) -> Option<Pos> {
         function_tag_pos(self.inv, tag, word)
+    }
+
+    /// Give a verb whose particle follows its object (`square it up`) the
+    /// particle verb's lemma (`square_up`) when SemCor's annotators tag
+    /// its split uses so and WordNet has it as a verb
+    /// ([`particles::split_particle`], [`particles::SplitParticles`]); the
+    /// particle is then no target, as SemCor leaves it untagged. Verbs
+    /// and particles inside a collocation the matcher joined are left
+    /// alone.
+    fn join_split_particles<S: AsRef<str>>(
+        &self,
+        words: &[&str],
+        tags: &[S],
+        poses: &mut [Option<Pos>],
+        matches: &[MweMatch],
+        lemmas: &mut [Option<String>],
+    ) {
+        let inside = |k: usize| matches.iter().any(|m| (m.start..m.end).contains(&k));
+        for i in 0..words.len() {
+            if poses[i] != Some(Pos::Verb) || inside(i) {
+                continue;
+            }
+            let Some(k) = particles::split_particle(words, tags, i) else {
+                continue;
+            };
+            let Some(verb) = lemmas[i].as_deref() else {
+                continue;
+            };
+            let joined = format!("{verb}_{}", words[k].to_lowercase());
+            if !inside(k)
+                && particles::SplitParticles::shipped().joins(&joined)
+                && !self.inv.senses(&joined, Pos::Verb).is_empty()
+            {
+                lemmas[i] = Some(joined);
+                // The particle is part of the verb now, untagged as
+                // SemCor's annotators leave it.
+                poses[k] = None;
+            }
+        }
     }
 
     /// Is `tok` (an auxiliary use of `be`/`have`/`do` when `aux`) a target?

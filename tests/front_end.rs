@@ -181,6 +181,30 @@ fn targets_are_what_annotators_tag() {
     assert!(wsd::text::NameTable::shipped().get("John").is_none());
 }
 
+/// A particle verb split by its object is the particle verb when
+/// SemCor's annotators tag it so (`picked it up` → `pick_up`, `gave her
+/// old books away` → `give_away`), and the particle is no target; a
+/// preposition with its own object stays one (`put the money in the
+/// bank` → `put`).
+#[test]
+fn particle_verbs_split_by_their_object() {
+    let toks = analyse(
+        "She picked it up and gave her old books away, but he put the money in the bank.",
+        MweMode::Learned,
+        TargetSelection::Content,
+    );
+    let lemma = |w: &str| toks.iter().find(|t| t.0 == w).map(|t| (t.1.as_str(), t.2));
+    assert_eq!(lemma("picked"), Some(("pick_up", true)), "{toks:?}");
+    assert_eq!(lemma("gave"), Some(("give_away", true)), "{toks:?}");
+    assert_eq!(lemma("put"), Some(("put", true)), "{toks:?}");
+    for particle in ["up", "away"] {
+        assert!(
+            toks.iter().all(|t| t.0 != particle || !t.2),
+            "{particle} a target: {toks:?}"
+        );
+    }
+}
+
 #[test]
 fn targets_lemmas_finds_words_inside_multiwords() {
     let toks = analyse(

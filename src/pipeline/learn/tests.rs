@@ -132,6 +132,21 @@ fn regenerate_pos_categories() {
     std::fs::write(root.join("src/pos/categories.tsv"), tsv).unwrap();
 }
 
+/// Regenerate `src/pipeline/split_particles.tsv` from SemCor's train
+/// split, tagged by the shipped tagger as the multiword evidence is.
+#[test]
+#[ignore]
+fn regenerate_split_particles() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (inv, tagger, docs) = super::checkout_train_resources();
+    let tsv = super::learn_split_particles(&inv, &tagger, &docs);
+    eprintln!(
+        "{} particle verbs",
+        tsv.lines().filter(|l| !l.starts_with('#')).count()
+    );
+    std::fs::write(root.join("src/pipeline/split_particles.tsv"), tsv).unwrap();
+}
+
 /// Regenerate `src/text/name_units.tsv` from SemCor's train split.
 #[test]
 #[ignore]
