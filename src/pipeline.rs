@@ -508,6 +508,13 @@ impl Pipeline<'_> {
                 continue;
             };
             let joined = format!("{verb}_{}", words[k].to_lowercase());
+            if let TargetSelection::Lemmas(set) = &self.targets {
+                // A requested verb is found as itself, as inside a
+                // collocation.
+                if set.contains(verb) && !set.contains(&joined) {
+                    continue;
+                }
+            }
             if !inside(k)
                 && particles::SplitParticles::shipped().joins(&joined)
                 && !self.inv.senses(&joined, Pos::Verb).is_empty()

@@ -203,6 +203,17 @@ fn particle_verbs_split_by_their_object() {
             "{particle} a target: {toks:?}"
         );
     }
+    // `--targets pick` finds the verb itself.
+    let set = ["pick".to_string()].into_iter().collect();
+    let toks = analyse(
+        "She picked it up.",
+        MweMode::Learned,
+        TargetSelection::Lemmas(set),
+    );
+    assert!(
+        toks.contains(&("picked".into(), "pick".into(), true)),
+        "{toks:?}"
+    );
 }
 
 #[test]
