@@ -4,9 +4,11 @@
 //! WordNet lists such verbs as collocations (`square_up`, `leave_out`),
 //! and SemCor's annotators tag the verb with them when the object stands
 //! between the verb and its particle (the verb `square` gets
-//! `square_up`, the particle is left untagged): 575 verbs in SemCor, 101
-//! gold instances of its test split that the multiword matcher, which
-//! joins adjacent words only, read as the bare verb. SemEval-2007 tags
+//! `square_up`, the particle is left untagged). In SemCor 575 one-word
+//! verbs carry a collocation's lemma, most of them particle verbs, and
+//! 101 gold instances of its test split whose lemma is a verb
+//! collocation were read as the bare verb by the multiword matcher,
+//! which joins adjacent words only. SemEval-2007 tags
 //! them so too (`rolling it up` → `roll_up`, `pull us out` → `pull_out`).
 //!
 //! [`split_particle`] finds the particle: after a verb, an object of one

@@ -577,7 +577,8 @@ pub struct Jackknife {
 }
 
 impl Jackknife {
-    /// Train (or read from `cache`) the fold taggers of `docs`.
+    /// Train (or read from `cache`) the fold taggers of `docs` (`folds`,
+    /// at least 2).
     pub fn train(
         inv: &crate::wordnet::Inventory,
         docs: &[crate::corpus::Document],
