@@ -123,11 +123,10 @@ pub fn split_particle<W: AsRef<str>, T: AsRef<str>>(
     let mut head = false;
     for k in i + 1..(i + 6).min(words.len()) {
         let (w, t) = (words[k].as_ref(), tags[k].as_ref());
-        let lower = w.to_lowercase();
         if k > i + 1
             && head
-            && PARTICLES.contains(&lower.as_str())
             && matches!(t, "RP" | "RB" | "IN")
+            && PARTICLES.iter().any(|p| w.eq_ignore_ascii_case(p))
         {
             let next = tags.get(k + 1).map(AsRef::as_ref);
             return (!next.is_some_and(starts_noun_phrase)).then_some(k);
