@@ -44,6 +44,7 @@ fn pipeline(mode: MweMode, targets: TargetSelection) -> Pipeline<'static> {
         heads: false,
         pos_alternatives: None,
         pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
+        pos_probe: None,
     }
 }
 
@@ -279,6 +280,7 @@ fn semeval_breakdown(mode: MweMode, heads: bool) -> RawBreakdown {
         heads,
         pos_alternatives: None,
         pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
+        pos_probe: None,
     };
     let mut total = RawBreakdown::default();
     for doc in &docs {

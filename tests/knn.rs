@@ -616,3 +616,82 @@ fn int8_encoder_scores_differ_but_answers_mostly_agree() {
     let err = fails(tag().args(["--encoder-precision", "int4", "-"]));
     assert!(err.contains("f32 or int8"), "{err}");
 }
+
+/// `--pos-probe`: the encoder overrules the tagger's category where its
+/// vector of the word disagrees (`end` after `begin at ten and` is the
+/// verb, which the tagger and the category model read as a noun), and
+/// leaves the rest alone.
+#[test]
+fn pos_probe_lets_the_encoder_overrule_a_category() {
+    encoder_dir();
+    let text = b"The workshop will begin at ten and end at three.\n";
+    let categories = |extra: &[&str]| -> Vec<(String, String)> {
+        let (code, out, err) = run_stdin(
+            tag()
+                .args(["-q", "--method", "mfs", "--format", "tsv"])
+                .args(extra),
+            text,
+        );
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                (f[5].to_string(), f[7].to_string())
+            })
+            .collect()
+    };
+    let plain = categories(&[]);
+    let probed = categories(&["--pos-probe"]);
+    let pos_of = |rows: &[(String, String)], w: &str| {
+        rows.iter()
+            .find(|(t, _)| t == w)
+            .map(|(_, p)| p.clone())
+            .unwrap()
+    };
+    assert_eq!(
+        pos_of(&plain, "end"),
+        "n",
+        "the front end without the probe reads `end` as a noun"
+    );
+    assert_eq!(pos_of(&probed, "end"), "v");
+    // Everything else as without the probe.
+    let others = |rows: &[(String, String)]| -> Vec<(String, String)> {
+        rows.iter().filter(|(t, _)| t != "end").cloned().collect()
+    };
+    assert_eq!(others(&plain), others(&probed));
+}
+
+/// `--pos-probe` with an encoder the shipped probe was not fitted on is
+/// refused up front, naming both.
+#[test]
+fn pos_probe_refuses_another_encoder() {
+    let dir = tempdir();
+    let enc = dir.path().join("enc");
+    std::fs::create_dir(&enc).unwrap();
+    for f in std::fs::read_dir(encoder_dir()).unwrap() {
+        let f = f.unwrap().path();
+        if f.is_file() {
+            std::fs::copy(&f, enc.join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    // Another encoder: the same architecture with one weight changed is
+    // enough to change the fingerprint.
+    let st = enc.join("model.safetensors");
+    let mut bytes = std::fs::read(&st).unwrap();
+    // The first byte after the header: inside the fingerprint's first page.
+    let header = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+    bytes[8 + header] ^= 1;
+    std::fs::write(&st, bytes).unwrap();
+    let (code, _, err) = run_stdin(
+        tag()
+            .args(["-q", "--method", "mfs", "--pos-probe", "--encoder"])
+            .arg(&enc),
+        b"The workshop ends at three.\n",
+    );
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("category probe was fitted on encoder"),
+        "{err}"
+    );
+}

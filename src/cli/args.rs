@@ -228,3 +228,18 @@ pub fn check_method_args(a: &MethodArgs) -> anyhow::Result<()> {
 pub fn trainable() -> String {
     registry::trainable().join(", ")
 }
+
+/// The encoder category probe for `--pos-probe` (`None` when off): the
+/// encoder loaded once (knn and ens share it), refused with a clear error
+/// when it is not the one the shipped probe was fitted on.
+pub fn pos_probe(res: &Resources, on: bool) -> anyhow::Result<Option<wsd::pipeline::PosProbe<'_>>> {
+    if !on {
+        return Ok(None);
+    }
+    let encoder = res.encoder()?;
+    let model = wsd::pos::probe::CategoryProbe::shipped();
+    model
+        .check_encoder(encoder.fingerprint(), encoder.hidden_size())
+        .map_err(anyhow::Error::msg)?;
+    Ok(Some(wsd::pipeline::PosProbe { encoder, model }))
+}

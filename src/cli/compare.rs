@@ -95,6 +95,7 @@ pub fn study(
             heads: true,
             pos_alternatives: None,
             pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
+            pos_probe: None,
         };
         Some(&pipeline)
     } else {

@@ -76,6 +76,13 @@ pub struct Args {
     /// several categories (on by default; see `crate::pos::category`).
     #[arg(long)]
     pub no_pos_categories: bool,
+    /// With --raw: let the encoder overrule the category of a target WordNet has in
+    /// several categories when its vector of the word says the chosen
+    /// category is unlikely (a probe fitted on SemCor's train split, see
+    /// `crate::pos::probe`). Off by default: it runs the encoder over
+    /// every sentence (for knn and ens a second time).
+    #[arg(long)]
+    pub pos_probe: bool,
     /// With --raw: no secondary targets for the head words of joined
     /// multiwords (see `wsd tag --no-heads`).
     #[arg(long)]
@@ -137,6 +144,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             pos_alternatives: args.pos_alternatives,
             pos_categories: (!args.no_pos_categories)
                 .then(wsd::pos::category::CategoryModel::shipped),
+            pos_probe: super::args::pos_probe(res, args.pos_probe)?,
         };
         Input::Raw(&pipeline)
     } else {

@@ -91,6 +91,13 @@ pub struct Args {
     /// categories (on by default; see `crate::pos::category`).
     #[arg(long)]
     pub no_pos_categories: bool,
+    /// Let the encoder overrule the category of a target WordNet has in
+    /// several categories when its vector of the word says the chosen
+    /// category is unlikely (a probe fitted on SemCor's train split, see
+    /// `crate::pos::probe`). Off by default: it runs the encoder over
+    /// every sentence (for knn and ens a second time).
+    #[arg(long)]
+    pub pos_probe: bool,
     /// No secondary rows for the head words of joined multiwords. By
     /// default a joined unit (`talking about` → `talk_about`) is followed
     /// by a row for its head word (`talking` → `talk`; the verb of a verb
@@ -145,6 +152,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         heads: !args.no_heads,
         pos_alternatives: args.pos_alternatives,
         pos_categories: (!args.no_pos_categories).then(wsd::pos::category::CategoryModel::shipped),
+        pos_probe: super::args::pos_probe(res, args.pos_probe)?,
     };
     // the built-in table, plus the maps a trained model fitted itself (knn)
     let calibration = match method.calibration() {

@@ -58,6 +58,7 @@
 use rustc_hash::FxHashMap;
 
 pub mod names;
+pub mod probe;
 
 pub use names::{learn_name_units, learn_names};
 

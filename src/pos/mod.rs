@@ -104,6 +104,7 @@ mod features;
 mod io;
 mod jackknife;
 mod lexicon;
+pub mod probe;
 mod rows;
 #[cfg(test)]
 mod semcor_eval;

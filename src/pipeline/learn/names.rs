@@ -626,6 +626,7 @@ mod tests {
             heads: true,
             pos_alternatives: None,
             pos_categories: Some(crate::pos::category::CategoryModel::shipped()),
+            pos_probe: None,
         }
     }
 

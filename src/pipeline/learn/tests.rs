@@ -132,6 +132,49 @@ fn regenerate_pos_categories() {
     std::fs::write(root.join("src/pos/categories.tsv"), tsv).unwrap();
 }
 
+/// Regenerate `src/pos/probe.tsv`, the encoder category probe, from
+/// SemCor's train split read by MiniLM-L6 (f32; about 5 minutes on two
+/// cores). The threshold is [`crate::pos::probe::DEFAULT_THRESHOLD`]
+/// (chosen with `examples/pos_probe_lab.rs`; see `crate::pos::probe`).
+#[test]
+#[ignore]
+fn regenerate_pos_probe() {
+    use crate::pos::probe::{CategoryProbe, DEFAULT_THRESHOLD};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (inv, tagger, docs) = super::checkout_train_resources();
+    let encoder = crate::encoder::Encoder::load_with_precision(
+        &root.join("models/all-MiniLM-L6-v2"),
+        crate::encoder::Precision::F32,
+    )
+    .expect("models/all-MiniLM-L6-v2");
+    let n = docs.len();
+    let examples = super::probe::probe_examples(&inv, &tagger, &encoder, &docs, &|i| {
+        if i % 20 == 0 {
+            eprintln!("{i}/{n} documents");
+        }
+    });
+    eprintln!("{} examples", examples.len());
+    let probe = CategoryProbe::fit(
+        &examples,
+        encoder.fingerprint(),
+        DEFAULT_THRESHOLD,
+        100,
+        1e-4,
+    );
+    let right = examples
+        .iter()
+        .filter(|e| {
+            let p = probe.probabilities(&e.vector, e.allowed);
+            p[e.gold.index()] >= p.into_iter().fold(0.0, f32::max)
+        })
+        .count();
+    eprintln!(
+        "probe alone right on {right} of its {} examples",
+        examples.len()
+    );
+    std::fs::write(root.join("src/pos/probe.tsv"), probe.to_tsv()).unwrap();
+}
+
 /// Regenerate `src/pipeline/split_particles.tsv` from SemCor's train
 /// split, tagged by the shipped tagger as the multiword evidence is.
 #[test]
@@ -201,6 +244,7 @@ fn target_table_two_fold() {
         heads: true,
         pos_alternatives: None,
         pos_categories: Some(crate::pos::category::CategoryModel::shipped()),
+        pos_probe: None,
     };
     let mfs = crate::disambig::mfs::FirstSense;
     let (mut b, mut found, mut correct, mut instances) = (RawBreakdown::default(), 0, 0.0, 0);
@@ -321,6 +365,7 @@ fn regenerate_front_end_tables() {
         heads: false,
         pos_alternatives: None,
         pos_categories: Some(crate::pos::category::CategoryModel::shipped()),
+        pos_probe: None,
     };
     let (table, counts, fit) = learn_targets(
         &pipeline,
