@@ -81,7 +81,7 @@ pub struct Args {
     /// category is unlikely (a probe fitted on SemCor's train split, see
     /// `crate::pos::probe`). Off by default: it runs the encoder over
     /// every sentence (for knn and ens a second time).
-    #[arg(long)]
+    #[arg(long, requires = "raw")]
     pub pos_probe: bool,
     /// With --raw: no secondary targets for the head words of joined
     /// multiwords (see `wsd tag --no-heads`).
