@@ -18,12 +18,14 @@
 //!    turns it off). `mfs --raw` wrong-POS instances: SemCor test split
 //!    1,361 → 992 of 44,867, SemEval-2007 12 → 12 of 455; F1 66.8 → 67.5
 //!    and 52.5 → 52.9.
-//!    1c. Optionally (`--pos-probe`, off by default: it runs the encoder
-//!    over every sentence), the encoder overrules such a word's category
-//!    when its vector of the word gives the chosen category less than
-//!    10 % ([`crate::pos::probe`], fitted on the same instances). `mfs
-//!    --raw` wrong-POS instances: SemCor test split 1,005 → 869, F1 68.68
-//!    → 68.89 (+0.2 for every method); SemEval-2007 8 → 5.
+//!    1c. With knn or ens (which run the encoder anyway), or with
+//!    `--pos-probe`, the encoder overrules such a word's category when its
+//!    vector of the word gives the chosen category less than 10 %
+//!    ([`crate::pos::probe`], fitted on the same instances); with knn or
+//!    ens the targets keep their vectors ([`Token::vector`]) so the
+//!    method does not encode the sentences again. `--raw` wrong-POS
+//!    instances: SemCor test split 1,005 → 869, F1 +0.2 for every
+//!    method; SemEval-2007 8 → 5.
 //! 2. One lemma per word: [`crate::text::choose_lemma`] (surface form for
 //!    adjectives and adverbs when WordNet has it, else the most tagged base
 //!    form; Penn clitics `'s` → `be`); a name SemCor's annotators tag as a
@@ -159,17 +161,52 @@ pub struct Pipeline<'a> {
     pub pos_probe: Option<PosProbe<'a>>,
 }
 
+/// Sentences the probe encodes per batch ([`Pipeline::analyse`] step 1c).
+const PROBE_CHUNK: usize = 256;
+
 /// One sentence after steps 1–1c: its words, the tagger's tags (and
 /// distributions, for `--pos-alternatives`), the categories (`tagged`:
 /// the tagger's; `poses`: after the category model and the probe) and
 /// which words the revision changed.
 struct SentenceCategories<'w> {
+    /// With [`PosProbe::keep_vectors`]: the encoder's vector (last layer)
+    /// of each word with a category, for the targets to carry.
+    vectors: Vec<Option<std::sync::Arc<[f32]>>>,
+    /// The collocations and names of the sentence (step 3's candidates).
+    matches: Vec<MweMatch>,
     words: Vec<&'w str>,
     tags: Vec<String>,
     dists: Vec<Vec<f32>>,
     poses: Vec<Option<Pos>>,
     tagged: Vec<Option<Pos>>,
     revised: Vec<bool>,
+}
+
+/// The vector of a token made of `range`'s words, as the encoder gives a
+/// word: the mean of its pieces, so a unit's is the mean of its words'
+/// vectors weighed by their pieces. `None` when a word has no vector.
+fn token_vector(
+    encoder: &crate::encoder::Encoder,
+    words: &[&str],
+    vectors: &[Option<std::sync::Arc<[f32]>>],
+    range: std::ops::Range<usize>,
+) -> Option<std::sync::Arc<[f32]>> {
+    if range.len() == 1 {
+        return vectors.get(range.start)?.clone();
+    }
+    let mut sum: Vec<f32> = Vec::new();
+    let mut pieces = 0usize;
+    for w in range {
+        let v = vectors.get(w)?.as_ref()?;
+        let n = encoder.piece_count(words[w]);
+        sum.resize(v.len(), 0.0);
+        for (a, x) in sum.iter_mut().zip(v.iter()) {
+            *a += n as f32 * x;
+        }
+        pieces += n;
+    }
+    let inv = 1.0 / pieces.max(1) as f32;
+    Some(sum.into_iter().map(|x| x * inv).collect())
 }
 
 /// The encoder and the probe that reads its vectors (`--pos-probe`).
@@ -179,6 +216,10 @@ pub struct PosProbe<'a> {
     pub encoder: &'a crate::encoder::Encoder,
     /// The probe.
     pub model: &'a CategoryProbe,
+    /// Keep the encoder's vector of every single-word target on its token
+    /// ([`Token::vector`]) for a method that reads the encoder too (`knn`,
+    /// `ens`), so the sentence is encoded once.
+    pub keep_vectors: bool,
 }
 
 /// The soft-max temperature of the tagger's probabilities for
@@ -237,8 +278,12 @@ impl Pipeline<'_> {
                 self.categories(words, &mut memo)
             })
             .collect();
+        let mut vector_key: Option<std::sync::Arc<str>> = None;
         if let Some(probe) = self.pos_probe {
             self.probe_categories(probe, &mut steps, &mut memo);
+            vector_key = probe
+                .keep_vectors
+                .then(|| probe.encoder.vector_key().into());
         }
         for (si, (raw, step)) in sentences.iter().zip(steps).enumerate() {
             let sno = first_sentence + si;
@@ -248,9 +293,11 @@ impl Pipeline<'_> {
                 dists,
                 mut poses,
                 revised,
+                vectors,
+                matches: step_matches,
                 ..
             } = step;
-            let mut matches = self.sentence_matches(&words, &tags);
+            let mut matches = step_matches;
             remember_names(&mut memory, &words, &tags, &matches);
             let mut lemmas: Vec<Option<String>> = (0..words.len())
                 .map(|i| {
@@ -280,6 +327,8 @@ impl Pipeline<'_> {
             let mut tokens = Vec::with_capacity(raw.len());
             // The word of each single-word token.
             let mut word_of: Vec<Option<usize>> = Vec::with_capacity(raw.len());
+            // The words of each token (a unit's several).
+            let mut words_of: Vec<std::ops::Range<usize>> = Vec::with_capacity(raw.len());
             let mut mi = 0;
             let mut i = 0;
             while i < raw.len() {
@@ -317,6 +366,7 @@ impl Pipeline<'_> {
                         ..Token::default()
                     });
                     word_of.push(None);
+                    words_of.push(m.start..m.end);
                     i = m.end;
                     continue;
                 }
@@ -330,12 +380,21 @@ impl Pipeline<'_> {
                     ..Token::default()
                 });
                 word_of.push(Some(i));
+                words_of.push(i..i + 1);
                 i += 1;
             }
             let aux = auxiliary_flags(self.inv, &tokens);
             for (ti, tok) in tokens.iter_mut().enumerate() {
                 if self.is_target(tok, aux[ti]) {
                     tok.instance = Some(format!("{doc_id}.s{sno}.t{ti}"));
+                    if let (Some(encoder), Some(probe)) = (&vector_key, self.pos_probe) {
+                        tok.vector =
+                            token_vector(probe.encoder, &words, &vectors, words_of[ti].clone())
+                                .map(|values| crate::corpus::WordVector {
+                                    encoder: encoder.clone(),
+                                    values,
+                                });
+                    }
                 } else if let Some(w) = word_of[ti].filter(|&w| revised[w]) {
                     // The category model decides targets only: a word it
                     // revised that is still no target (a particle `in`
@@ -406,6 +465,8 @@ impl Pipeline<'_> {
             None => vec![false; words.len()],
         };
         SentenceCategories {
+            vectors: Vec::new(),
+            matches: self.sentence_matches(&words, &tags),
             words,
             tags,
             dists,
@@ -438,27 +499,56 @@ impl Pipeline<'_> {
                     .collect()
             })
             .collect();
+        // The probe reads the candidates; with `keep_vectors` every word
+        // with a category is encoded, for the targets to carry.
         let select: Vec<Vec<bool>> = allowed
             .iter()
-            .map(|a| a.iter().map(|b| b.count_ones() >= 2).collect())
+            .zip(steps.iter())
+            .map(|(a, s)| {
+                a.iter()
+                    .zip(&s.tagged)
+                    .enumerate()
+                    .map(|(i, (b, t))| {
+                        let in_unit = || s.matches.iter().any(|m| (m.start..m.end).contains(&i));
+                        b.count_ones() >= 2 || (probe.keep_vectors && (t.is_some() || in_unit()))
+                    })
+                    .collect()
+            })
             .collect();
         if !select.iter().flatten().any(|&x| x) {
             return;
         }
-        let sentences: Vec<Vec<String>> = steps
-            .iter()
-            .map(|s| s.words.iter().map(|w| w.to_string()).collect())
-            .collect();
-        let vectors = probe.encoder.encode_selected_summed(
-            &sentences,
-            crate::pos::probe::PROBE_LAYERS,
-            &select,
-        );
-        for (si, s) in steps.iter_mut().enumerate() {
-            for (i, v) in vectors[si].iter().enumerate() {
-                if let (true, Some(p)) = (select[si][i], s.poses[i]) {
-                    s.poses[i] = Some(probe.model.decide(v, allowed[si][i], p));
-                    s.revised[i] = s.poses[i] != s.tagged[i];
+        let layers = crate::pos::probe::PROBE_LAYERS;
+        let d = probe.encoder.hidden_size();
+        // In chunks, so that the four layers of every selected word are
+        // held for one chunk at a time, not for a whole block.
+        for (c, chunk) in steps.chunks_mut(PROBE_CHUNK).enumerate() {
+            let first = c * PROBE_CHUNK;
+            let sentences: Vec<Vec<String>> = chunk
+                .iter()
+                .map(|s| s.words.iter().map(|w| w.to_string()).collect())
+                .collect();
+            let select = &select[first..first + chunk.len()];
+            let allowed = &allowed[first..first + chunk.len()];
+            let vectors = probe
+                .encoder
+                .encode_selected_layers(&sentences, layers, select);
+            for (si, s) in chunk.iter_mut().enumerate() {
+                if probe.keep_vectors {
+                    s.vectors = vec![None; s.words.len()];
+                }
+                for (i, v) in vectors[si].iter().enumerate() {
+                    if !select[si][i] || v.len() != layers * d {
+                        continue;
+                    }
+                    if probe.keep_vectors {
+                        s.vectors[i] = Some(v[(layers - 1) * d..].into());
+                    }
+                    if let (true, Some(p)) = (allowed[si][i].count_ones() >= 2, s.poses[i]) {
+                        let summed = crate::encoder::sum_blocks(v, d);
+                        s.poses[i] = Some(probe.model.decide(&summed, allowed[si][i], p));
+                        s.revised[i] = s.poses[i] != s.tagged[i];
+                    }
                 }
             }
         }

@@ -229,17 +229,37 @@ pub fn trainable() -> String {
     registry::trainable().join(", ")
 }
 
-/// The encoder category probe for `--pos-probe` (`None` when off): the
-/// encoder loaded once (knn and ens share it), refused with a clear error
-/// when it is not the one the shipped probe was fitted on.
-pub fn pos_probe(res: &Resources, on: bool) -> anyhow::Result<Option<wsd::pipeline::PosProbe<'_>>> {
-    if !on {
+/// The encoder category probe of the text pipeline (`None` when off).
+/// `--pos-probe` (`on`) runs it whatever the method, and is refused with a
+/// clear error when the encoder is not the one the shipped probe was
+/// fitted on; `--no-pos-probe` (`off`) never runs it; by default it runs
+/// when the method reads the encoder anyway (knn, ens) and that encoder
+/// is the probe's. When the method reads the encoder, the pipeline keeps
+/// each single-word target's vector for it, so sentences are encoded once.
+pub fn pos_probe<'r>(
+    res: &'r Resources,
+    spec: &MethodSpec,
+    on: bool,
+    off: bool,
+) -> anyhow::Result<Option<wsd::pipeline::PosProbe<'r>>> {
+    let reads_encoder = spec
+        .methods()
+        .iter()
+        .any(|m| m.needs.contains(&registry::Need::Encoder));
+    if off || !(on || reads_encoder) {
         return Ok(None);
     }
     let encoder = res.encoder()?;
     let model = wsd::pos::probe::CategoryProbe::shipped();
-    model
-        .check_encoder(encoder.fingerprint(), encoder.hidden_size())
-        .map_err(anyhow::Error::msg)?;
-    Ok(Some(wsd::pipeline::PosProbe { encoder, model }))
+    if let Err(e) = model.check_encoder(encoder.fingerprint(), encoder.hidden_size()) {
+        if on {
+            anyhow::bail!(e);
+        }
+        return Ok(None);
+    }
+    Ok(Some(wsd::pipeline::PosProbe {
+        encoder,
+        model,
+        keep_vectors: reads_encoder,
+    }))
 }

@@ -79,10 +79,16 @@ pub struct Args {
     /// With --raw: let the encoder overrule the category of a target WordNet has in
     /// several categories when its vector of the word says the chosen
     /// category is unlikely (a probe fitted on SemCor's train split, see
-    /// `crate::pos::probe`). Off by default: it runs the encoder over
-    /// every sentence (for knn and ens a second time).
+    /// `crate::pos::probe`). On by default when the method runs the encoder
+    /// anyway (knn, ens: the front end then hands them its vectors, so
+    /// each sentence is encoded once); this flag turns it on for the other
+    /// methods too, at the encoder's speed (mfs tags ~15 times slower).
     #[arg(long, requires = "raw")]
     pub pos_probe: bool,
+    /// With --raw: never let the encoder overrule categories, not even with knn or ens,
+    /// which run it by default (see --pos-probe).
+    #[arg(long, requires = "raw", conflicts_with = "pos_probe")]
+    pub no_pos_probe: bool,
     /// With --raw: no secondary targets for the head words of joined
     /// multiwords (see `wsd tag --no-heads`).
     #[arg(long)]
@@ -144,7 +150,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             pos_alternatives: args.pos_alternatives,
             pos_categories: (!args.no_pos_categories)
                 .then(wsd::pos::category::CategoryModel::shipped),
-            pos_probe: super::args::pos_probe(res, args.pos_probe)?,
+            pos_probe: super::args::pos_probe(res, &spec, args.pos_probe, args.no_pos_probe)?,
         };
         Input::Raw(&pipeline)
     } else {

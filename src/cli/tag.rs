@@ -94,10 +94,16 @@ pub struct Args {
     /// Let the encoder overrule the category of a target WordNet has in
     /// several categories when its vector of the word says the chosen
     /// category is unlikely (a probe fitted on SemCor's train split, see
-    /// `crate::pos::probe`). Off by default: it runs the encoder over
-    /// every sentence (for knn and ens a second time).
+    /// `crate::pos::probe`). On by default when the method runs the encoder
+    /// anyway (knn, ens: the front end then hands them its vectors, so
+    /// each sentence is encoded once); this flag turns it on for the other
+    /// methods too, at the encoder's speed (mfs tags ~15 times slower).
     #[arg(long)]
     pub pos_probe: bool,
+    /// never let the encoder overrule categories, not even with knn or ens,
+    /// which run it by default (see --pos-probe).
+    #[arg(long, conflicts_with = "pos_probe")]
+    pub no_pos_probe: bool,
     /// No secondary rows for the head words of joined multiwords. By
     /// default a joined unit (`talking about` → `talk_about`) is followed
     /// by a row for its head word (`talking` → `talk`; the verb of a verb
@@ -152,7 +158,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         heads: !args.no_heads,
         pos_alternatives: args.pos_alternatives,
         pos_categories: (!args.no_pos_categories).then(wsd::pos::category::CategoryModel::shipped),
-        pos_probe: super::args::pos_probe(res, args.pos_probe)?,
+        pos_probe: super::args::pos_probe(res, &spec, args.pos_probe, args.no_pos_probe)?,
     };
     // the built-in table, plus the maps a trained model fitted itself (knn)
     let calibration = match method.calibration() {

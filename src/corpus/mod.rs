@@ -78,6 +78,27 @@ pub struct Token {
     /// The tagger's probability of this token's part of speech, when the
     /// pipeline asked for it (`--pos-alternatives`).
     pub pos_prob: Option<f32>,
+    /// The encoder's vector of this (single-word) target, when the text
+    /// pipeline already ran the encoder over its sentence (`--pos-probe`):
+    /// `knn` and `ens` read it instead of encoding the sentence again.
+    pub vector: Option<WordVector>,
+}
+
+/// A word's contextual vector (the last layer, the mean of its pieces) and
+/// the encoder that computed it ([`crate::encoder::Encoder::vector_key`]),
+/// so that a reader with another encoder or precision ignores it.
+#[derive(Clone, PartialEq)]
+pub struct WordVector {
+    /// Which encoder, in which precision.
+    pub encoder: std::sync::Arc<str>,
+    /// The vector.
+    pub values: std::sync::Arc<[f32]>,
+}
+
+impl std::fmt::Debug for WordVector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "WordVector({} values)", self.values.len())
+    }
 }
 
 /// A token's (instance id, lemma, POS) when it is a target.

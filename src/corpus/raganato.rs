@@ -160,6 +160,7 @@ pub fn parse_xml(text: &str, origin: impl AsRef<Path>) -> Result<Vec<Document>> 
                         head: None,
                         alt: None,
                         pos_prob: None,
+                        vector: None,
                     });
                 }
                 _ => unreachable!("element() only returns known names"),

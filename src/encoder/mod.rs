@@ -448,6 +448,31 @@ impl Encoder {
         out
     }
 
+    /// [`Encoder::encode_words_layers`] for the selected words only (as
+    /// [`Encoder::encode_selected_summed`] selects them): each wanted word's
+    /// last `layers` layers side by side, an unwanted word an empty vector.
+    pub fn encode_selected_layers(
+        &self,
+        sentences: &[Vec<String>],
+        layers: usize,
+        select: &[Vec<bool>],
+    ) -> Vec<Vec<Vec<f32>>> {
+        self.encode_words_impl(sentences, layers, Some(select))
+    }
+
+    /// How many pieces `word` is read as (at least one: a word the
+    /// vocabulary cannot spell is one unknown piece), as
+    /// [`Encoder::encode_words`] counts them.
+    pub fn piece_count(&self, word: &str) -> usize {
+        self.tokenizer.encode(word).len().max(1)
+    }
+
+    /// Who computed a vector: the weights' fingerprint and the precision
+    /// (see [`crate::corpus::WordVector`]).
+    pub fn vector_key(&self) -> String {
+        format!("{}:{}", self.fingerprint, self.precision().name())
+    }
+
     fn encode_words_impl(
         &self,
         sentences: &[Vec<String>],

@@ -276,6 +276,7 @@ fn wf_token(
         head: None,
         alt: None,
         pos_prob: None,
+        vector: None,
     })
 }
 

@@ -219,8 +219,12 @@ impl Knn {
 
     /// The contextual vector of each target of `doc` (not normalised), as
     /// prediction computes it: the sentences holding a target encoded in
-    /// one batch with the model's layer pooling. `None` for a target whose
-    /// sentence or token is out of range.
+    /// one batch with the model's layer pooling. A target whose token
+    /// carries its vector from the text pipeline ([`crate::corpus::Token::vector`],
+    /// computed by this very encoder and precision, the last layer) takes
+    /// it when the model pools the last layer alone, and its sentence is
+    /// not encoded again for it. `None` for a target whose sentence or
+    /// token is out of range.
     pub fn target_vectors(
         &self,
         doc: &Document,
@@ -229,7 +233,26 @@ impl Knn {
         if targets.is_empty() {
             return Vec::new();
         }
-        let mut wanted: Vec<usize> = targets.iter().map(|c| c.target.sentence).collect();
+        let key = (self.core.vectors.params.pooled_layers == 1).then(|| self.encoder.vector_key());
+        let carried: Vec<Option<Vec<f32>>> = targets
+            .iter()
+            .map(|c| {
+                let key = key.as_deref()?;
+                let token = doc
+                    .sentences
+                    .get(c.target.sentence)?
+                    .tokens
+                    .get(c.target.token)?;
+                let v = token.vector.as_ref()?;
+                (&*v.encoder == key).then(|| v.values.to_vec())
+            })
+            .collect();
+        let mut wanted: Vec<usize> = targets
+            .iter()
+            .zip(&carried)
+            .filter(|(_, v)| v.is_none())
+            .map(|(c, _)| c.target.sentence)
+            .collect();
         wanted.sort_unstable();
         wanted.dedup();
         let words: Vec<Vec<String>> = wanted
@@ -243,24 +266,36 @@ impl Knn {
             .collect();
         // only the targets' vectors are read
         let mut select: Vec<Vec<bool>> = words.iter().map(|w| vec![false; w.len()]).collect();
-        for c in targets {
+        for (c, v) in targets.iter().zip(&carried) {
+            if v.is_some() {
+                continue;
+            }
             if let Ok(s) = wanted.binary_search(&c.target.sentence) {
                 if let Some(f) = select[s].get_mut(c.target.token) {
                     *f = true;
                 }
             }
         }
-        let mut vecs = self.encoder.encode_selected_summed(
-            &words,
-            self.core.vectors.params.pooled_layers,
-            &select,
-        );
+        let vecs = if wanted.is_empty() {
+            Vec::new()
+        } else {
+            self.encoder.encode_selected_summed(
+                &words,
+                self.core.vectors.params.pooled_layers,
+                &select,
+            )
+        };
         targets
             .iter()
-            .map(|c| {
+            .zip(carried)
+            .map(|(c, v)| {
+                if v.is_some() {
+                    return v;
+                }
                 let s = wanted.binary_search(&c.target.sentence).ok()?;
-                let row = vecs.get_mut(s)?;
-                row.get_mut(c.target.token).map(std::mem::take)
+                // cloned, not taken: a unit's head-word target (and an
+                // `--pos-alternatives` reading) shares the unit's token
+                vecs.get(s)?.get(c.target.token).cloned()
             })
             .collect()
     }
