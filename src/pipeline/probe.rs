@@ -1,0 +1,130 @@
+//! Step 1c of [`Pipeline::analyse`]: the encoder's vote on doubtful
+//! categories ([`crate::pos::probe`]), and the vectors it leaves on the
+//! targets for `knn` and `ens` ([`crate::corpus::Token::vector`]).
+
+use super::{Pipeline, SentenceCategories};
+use crate::pos::probe::CategoryProbe;
+
+/// Sentences the probe encodes per batch ([`Pipeline::analyse`] step 1c).
+const PROBE_CHUNK: usize = 256;
+
+/// The vector of a token made of `range`'s words, as the encoder gives a
+/// word: the mean of its pieces, so a unit's is the mean of its words'
+/// vectors weighed by their pieces. `None` when a word has no vector.
+pub(super) fn token_vector(
+    encoder: &crate::encoder::Encoder,
+    words: &[&str],
+    vectors: &[Option<std::sync::Arc<[f32]>>],
+    range: std::ops::Range<usize>,
+) -> Option<std::sync::Arc<[f32]>> {
+    if range.len() == 1 {
+        return vectors.get(range.start)?.clone();
+    }
+    let mut sum: Vec<f32> = Vec::new();
+    let mut pieces = 0usize;
+    for w in range {
+        let v = vectors.get(w)?.as_ref()?;
+        let n = encoder.piece_count(words[w]);
+        sum.resize(v.len(), 0.0);
+        for (a, x) in sum.iter_mut().zip(v.iter()) {
+            *a += n as f32 * x;
+        }
+        pieces += n;
+    }
+    let inv = 1.0 / pieces.max(1) as f32;
+    Some(sum.into_iter().map(|x| x * inv).collect())
+}
+
+/// The encoder and the probe that reads its vectors (`--pos-probe`).
+#[derive(Clone, Copy)]
+pub struct PosProbe<'a> {
+    /// The encoder the probe was fitted on ([`CategoryProbe::check_encoder`]).
+    pub encoder: &'a crate::encoder::Encoder,
+    /// The probe.
+    pub model: &'a CategoryProbe,
+    /// Keep the encoder's vector of every target on its token
+    /// ([`crate::corpus::Token::vector`]; a joined unit's from its words',
+    /// weighed by their pieces) for a method that reads the encoder too (`knn`,
+    /// `ens`), so the sentence is encoded once.
+    pub keep_vectors: bool,
+}
+
+impl Pipeline<'_> {
+    /// Step 1c: the encoder's vote ([`crate::pos::probe`]) on every word
+    /// with a category that WordNet has in at least two categories, all
+    /// sentences encoded in one batch; a word is revised when its category
+    /// now differs from the tagger's.
+    pub(super) fn probe_categories(
+        &self,
+        probe: PosProbe<'_>,
+        steps: &mut [SentenceCategories<'_>],
+        memo: &mut crate::pos::category::CandidateMemo,
+    ) {
+        let allowed: Vec<Vec<u8>> = steps
+            .iter()
+            .map(|s| {
+                s.words
+                    .iter()
+                    .zip(&s.tagged)
+                    .map(|(w, p)| {
+                        p.and_then(|_| memo.candidate(self.tagger, self.inv, w))
+                            .map_or(0, |(bits, _)| bits)
+                    })
+                    .collect()
+            })
+            .collect();
+        // The probe reads the candidates; with `keep_vectors` every word
+        // with a category is encoded, for the targets to carry.
+        let select: Vec<Vec<bool>> = allowed
+            .iter()
+            .zip(steps.iter())
+            .map(|(a, s)| {
+                a.iter()
+                    .zip(&s.tagged)
+                    .enumerate()
+                    .map(|(i, (b, t))| {
+                        let in_unit = || s.matches.iter().any(|m| (m.start..m.end).contains(&i));
+                        b.count_ones() >= 2 || (probe.keep_vectors && (t.is_some() || in_unit()))
+                    })
+                    .collect()
+            })
+            .collect();
+        if !select.iter().flatten().any(|&x| x) {
+            return;
+        }
+        let layers = crate::pos::probe::PROBE_LAYERS;
+        let d = probe.encoder.hidden_size();
+        // In chunks, so that the four layers of every selected word are
+        // held for one chunk at a time, not for a whole block.
+        for (c, chunk) in steps.chunks_mut(PROBE_CHUNK).enumerate() {
+            let first = c * PROBE_CHUNK;
+            let sentences: Vec<Vec<String>> = chunk
+                .iter()
+                .map(|s| s.words.iter().map(|w| w.to_string()).collect())
+                .collect();
+            let select = &select[first..first + chunk.len()];
+            let allowed = &allowed[first..first + chunk.len()];
+            let vectors = probe
+                .encoder
+                .encode_selected_layers(&sentences, layers, select);
+            for (si, s) in chunk.iter_mut().enumerate() {
+                if probe.keep_vectors {
+                    s.vectors = vec![None; s.words.len()];
+                }
+                for (i, v) in vectors[si].iter().enumerate() {
+                    if !select[si][i] || v.len() != layers * d {
+                        continue;
+                    }
+                    if probe.keep_vectors {
+                        s.vectors[i] = Some(v[(layers - 1) * d..].into());
+                    }
+                    if let (true, Some(p)) = (allowed[si][i].count_ones() >= 2, s.poses[i]) {
+                        let summed = crate::encoder::sum_blocks(v, d);
+                        s.poses[i] = Some(probe.model.decide(&summed, allowed[si][i], p));
+                        s.revised[i] = s.poses[i] != s.tagged[i];
+                    }
+                }
+            }
+        }
+    }
+}
