@@ -165,8 +165,8 @@ pub struct Pipeline<'a> {
 
 /// One sentence after steps 1–1c: its words, the tagger's tags (and
 /// distributions, for `--pos-alternatives`), the categories (`tagged`:
-/// the tagger's; `poses`: after the category model and the probe) and
-/// which words the revision changed.
+/// the tagger's; `poses`: after the category model and the probe; a word
+/// is *revised* where they differ).
 struct SentenceCategories<'w> {
     /// With [`PosProbe::keep_vectors`]: the encoder's vector (last layer)
     /// of each word with a category, for the targets to carry.
@@ -178,7 +178,6 @@ struct SentenceCategories<'w> {
     dists: Vec<Vec<f32>>,
     poses: Vec<Option<Pos>>,
     tagged: Vec<Option<Pos>>,
-    revised: Vec<bool>,
 }
 
 /// The soft-max temperature of the tagger's probabilities for
@@ -251,11 +250,12 @@ impl Pipeline<'_> {
                 tags,
                 dists,
                 mut poses,
-                revised,
+                tagged,
                 vectors,
                 matches: step_matches,
-                ..
             } = step;
+            // Which words steps 1b–1c gave another category than the tagger.
+            let revised: Vec<bool> = poses.iter().zip(&tagged).map(|(p, t)| p != t).collect();
             let mut matches = step_matches;
             remember_names(&mut memory, &words, &tags, &matches);
             let mut lemmas: Vec<Option<String>> = (0..words.len())
@@ -412,17 +412,14 @@ impl Pipeline<'_> {
             .map(|(t, w)| Pos::from_tag(t).or_else(|| self.function_tag_pos(t, w)))
             .collect();
         let tagged = poses.clone();
-        let revised = match self.pos_categories {
-            Some(m) => {
-                let s = crate::pos::category::Tagged {
-                    words: &words,
-                    tags: &tags,
-                    probs: &cats,
-                };
-                m.revise(self.inv, self.tagger, s, &mut poses, memo)
-            }
-            None => vec![false; words.len()],
-        };
+        if let Some(m) = self.pos_categories {
+            let s = crate::pos::category::Tagged {
+                words: &words,
+                tags: &tags,
+                probs: &cats,
+            };
+            m.revise(self.inv, self.tagger, s, &mut poses, memo);
+        }
         SentenceCategories {
             vectors: Vec::new(),
             matches: self.sentence_matches(&words, &tags),
@@ -431,7 +428,6 @@ impl Pipeline<'_> {
             dists,
             poses,
             tagged,
-            revised,
         }
     }
 

@@ -51,9 +51,8 @@ pub struct PosProbe<'a> {
 
 impl Pipeline<'_> {
     /// Step 1c: the encoder's vote ([`crate::pos::probe`]) on every word
-    /// with a category that WordNet has in at least two categories, all
-    /// sentences encoded in one batch; a word is revised when its category
-    /// now differs from the tagger's.
+    /// with a category that WordNet has in at least two categories, the
+    /// sentences encoded [`PROBE_CHUNK`] at a time.
     pub(super) fn probe_categories(
         &self,
         probe: PosProbe<'_>,
@@ -121,7 +120,6 @@ impl Pipeline<'_> {
                     if let (true, Some(p)) = (allowed[si][i].count_ones() >= 2, s.poses[i]) {
                         let summed = crate::encoder::sum_blocks(v, d);
                         s.poses[i] = Some(probe.model.decide(&summed, allowed[si][i], p));
-                        s.revised[i] = s.poses[i] != s.tagged[i];
                     }
                 }
             }
