@@ -35,7 +35,9 @@
 //!   whether the annotators made it one sense-tagged token with that lemma
 //!   (joined) or not (separate words, or a unit they gave no sense). It is
 //!   kept per collocation and case of the last word (`the Hill` vs `the
-//!   hills`), and per class — the collocation's part of speech, the case,
+//!   hills`; a capitalised run spelling one of WordNet's named entities
+//!   outside `noun.person` has a case of its own, [`ENTITY_CASE`], and is
+//!   joined when SemCor never shows it), and per class — the collocation's part of speech, the case,
 //!   and the tagger's coarse POS pattern of the words (`the sun rose` is
 //!   determiner–noun–verb, not a noun compound) — for collocations SemCor
 //!   rarely or never shows. The estimate is
@@ -153,6 +155,20 @@ pub fn match_case(m: &MweMatch, words: &[&str]) -> char {
     }
 }
 
+/// Is the noun collocation `lemma` a named entity in WordNet: a sense
+/// outside `noun.person` whose synset writes it with capitals
+/// (`World_Health_Organization`, not `john_brown`'s `noun.person`)?
+fn is_named_entity(inv: &Inventory, lemma: &str) -> bool {
+    inv.senses(lemma, Pos::Noun).iter().any(|s| {
+        inv.get(s.synset).is_some_and(|syn| {
+            crate::wordnet::lexname(syn.lex_filenum) != "noun.person"
+                && syn.words.iter().any(|w| {
+                    w.lemma.eq_ignore_ascii_case(lemma) && w.lemma.chars().any(char::is_uppercase)
+                })
+        })
+    })
+}
+
 /// Can this word be one half of a closed compound? Letters only (a final
 /// full stop allowed: `e.`, `g.`), at least two characters.
 fn is_compound_part(w: &str) -> bool {
@@ -175,7 +191,26 @@ pub struct MweMatcher {
     mode: MweMode,
     /// The evidence for [`MweMode::Learned`].
     evidence: Option<&'static MweEvidence>,
+    /// Noun collocations WordNet writes as a proper name of something
+    /// other than a person (`World_Health_Organization`, `Middle_East`,
+    /// `Security_Council`): their case class is [`ENTITY_CASE`] instead of
+    /// `U` (see [`MweMatcher::case_of`]).
+    entities: FxHashSet<Box<str>>,
 }
+
+/// The case class of a capitalised noun collocation that WordNet writes
+/// as the proper name of an organisation, place, event or work — any
+/// sense outside `noun.person` ([`MweMatcher::case_of`]). SemCor's
+/// annotators make most capitalised runs a name class (`John Brown` →
+/// `person`: 1 of 173 proper-noun pairs joined on the train split), so
+/// under `U` an unseen entity backs off to that rate and `World Health
+/// Organization` came out `group`; kept apart, these back off to what
+/// SemCor does with WordNet's own named entities (`United States`, `New
+/// England`, `Puerto Rico` joined), and the entities SemCor never shows
+/// (`World Health Organization`, `Security Council`) keep WordNet's
+/// synset, as the framework's test sets annotate them. Person names keep
+/// `U`: WordNet's `John Brown` is one man, the text's is usually another.
+pub const ENTITY_CASE: char = 'E';
 
 fn is_wordlike(s: &str) -> bool {
     s.chars().next().is_some_and(|c| c.is_alphanumeric())
@@ -216,6 +251,11 @@ impl MweMatcher {
         for v in lemmas.values_mut() {
             v.sort();
         }
+        let entities = lemmas
+            .iter()
+            .filter(|(l, poses)| poses.contains(&Pos::Noun) && is_named_entity(inv, l))
+            .map(|(l, _)| l.clone())
+            .collect();
         let evidence = (mode == MweMode::Learned).then(MweEvidence::shipped);
         MweMatcher {
             lemmas,
@@ -223,6 +263,19 @@ impl MweMatcher {
             prefixes,
             mode,
             evidence,
+            entities,
+        }
+    }
+
+    /// The case class of a match over `words`: [`match_case`], with
+    /// [`ENTITY_CASE`] for a capitalised run spelling one of WordNet's
+    /// named entities.
+    pub fn case_of(&self, m: &MweMatch, words: &[&str]) -> char {
+        let c = match_case(m, words);
+        if c == 'U' && m.pos == Pos::Noun && self.entities.contains(m.lemma.as_str()) {
+            ENTITY_CASE
+        } else {
+            c
         }
     }
 
@@ -510,7 +563,7 @@ impl MweMatcher {
             (MweMode::None, _) => Vec::new(),
             (MweMode::Greedy, _) | (MweMode::Learned, None) => self.find(inv, words),
             (MweMode::Learned, Some(ev)) => self.find_with(inv, words, true, |m| {
-                let case = match_case(m, words);
+                let case = self.case_of(m, words);
                 let pattern = pattern(&tags[m.start..m.end]);
                 let after = after_class(tags.get(m.end).map(|t| coarse_tag(t.as_ref())));
                 let p = ev.estimate(&m.lemma, m.pos, case, &pattern, after, None);
@@ -523,6 +576,32 @@ impl MweMatcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Named entities are WordNet's capitalised collocations outside
+    /// `noun.person`; their matches get [`ENTITY_CASE`].
+    #[test]
+    fn wordnet_entities_get_their_own_case() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
+        assert!(is_named_entity(&inv, "world_health_organization"));
+        assert!(is_named_entity(&inv, "middle_east"));
+        assert!(!is_named_entity(&inv, "abraham_lincoln"), "a person");
+        assert!(!is_named_entity(&inv, "credit_card"), "not capitalised");
+        let matcher = MweMatcher::with_mode(&inv, MweMode::Greedy);
+        let words = ["the", "World", "Health", "Organization", "credit", "cards"];
+        let found = matcher.find(&inv, &words);
+        let cases: Vec<(&str, char)> = found
+            .iter()
+            .map(|m| (m.lemma.as_str(), matcher.case_of(m, &words)))
+            .collect();
+        assert_eq!(
+            cases,
+            [
+                ("world_health_organization", ENTITY_CASE),
+                ("credit_card", 'L')
+            ]
+        );
+    }
 
     #[test]
     fn modes_parse_and_print() {
