@@ -200,8 +200,11 @@ impl<'a> TagWriter<'a> {
                 let mut row: Vec<Cow<'_, str>> = Vec::with_capacity(16);
                 for (si, s) in doc.sentences.iter().enumerate() {
                     for (ti, t) in s.tokens.iter().enumerate() {
-                        let head = t.head.as_deref().map(|h| (h, t.lemma.as_deref()));
-                        for (t, within) in std::iter::once((t, None)).chain(head) {
+                        let words = t
+                            .unit_words()
+                            .into_iter()
+                            .map(|(_, w)| (w, t.lemma.as_deref()));
+                        for (t, within) in std::iter::once((t, None)).chain(words) {
                             let (start, end) = t.span.unwrap_or((0, 0));
                             row.clear();
                             row.extend([
@@ -249,8 +252,11 @@ impl<'a> TagWriter<'a> {
                 for (si, s) in doc.sentences.iter().enumerate() {
                     let mut toks = Vec::with_capacity(s.tokens.len());
                     let rows = s.tokens.iter().flat_map(|t| {
-                        let head = t.head.as_deref().map(|h| (h, t.lemma.as_deref()));
-                        std::iter::once((t, None)).chain(head)
+                        let words = t
+                            .unit_words()
+                            .into_iter()
+                            .map(|(_, w)| (w, t.lemma.as_deref()));
+                        std::iter::once((t, None)).chain(words)
                     });
                     for (t, within) in rows {
                         let (start, end) = t.span.unwrap_or((0, 0));
@@ -306,8 +312,12 @@ impl<'a> TagWriter<'a> {
             TagFormat::Key => {
                 for (si, s) in doc.sentences.iter().enumerate() {
                     for (ti, t) in s.tokens.iter().enumerate() {
-                        let head = t.head.as_deref().map(|h| (h, ".h"));
-                        for (t, suffix) in std::iter::once((t, "")).chain(head) {
+                        // A unit's word: its id's own last part (`.h`, `.w0`).
+                        let words = t.unit_words().into_iter().map(|(_, w)| {
+                            let id = w.instance.as_deref().unwrap_or_default();
+                            (w, id.rfind('.').map_or("", |k| &id[k..]))
+                        });
+                        for (t, suffix) in std::iter::once((t, "")).chain(words) {
                             if let Answer::Target(Some(p)) = pred_of(t.instance.is_some()) {
                                 writeln!(
                                     out,

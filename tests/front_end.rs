@@ -324,11 +324,12 @@ fn raw_alignment_on_semeval_2007() {
     assert!(learned.extra_targets > no_heads.extra_targets);
 }
 
-/// A joined unit is followed by a row for its head word (the verb of a
-/// verb unit, else the last word), marked by `within`; `--no-heads` drops
-/// it; key files give it the id `….h`.
+/// A joined unit is followed by a row for each of its content words: the
+/// head word (the verb of a verb unit, else the last word; `….h`) and the
+/// others (`….wK`, K the word's place in the unit), in text order, marked
+/// by `within`; `--no-heads` drops them.
 #[test]
-fn joined_units_give_their_head_word_a_secondary_row() {
+fn joined_units_give_their_words_secondary_rows() {
     let text = b"He was talking about the health problems.\n";
     let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
     assert_eq!(code, 0, "{err}");
@@ -345,25 +346,38 @@ fn joined_units_give_their_head_word_a_secondary_row() {
     assert_eq!(head[within], "talk_about");
     assert_eq!(rows[unit][within], "-");
     assert!(head[8].starts_with("talk%2:"), "{out}");
+    assert_ne!(
+        rows[unit + 2][within],
+        "talk_about",
+        "`about` is no content word"
+    );
     let noun = rows.iter().position(|r| r[6] == "health_problem").unwrap();
-    assert_eq!(rows[noun + 1][6], "problem", "a noun unit's last word");
+    assert_eq!(
+        (rows[noun + 1][6], rows[noun + 2][6]),
+        ("health", "problem"),
+        "a noun unit's words in text order: {out}"
+    );
+    assert!(rows[noun + 1][8].starts_with("health%1:"), "{out}");
     let (_, plain, _) = run_stdin(tag().args(["--method", "mfs", "--no-heads"]), text);
-    assert_eq!(plain.lines().count(), out.lines().count() - 2, "{plain}");
+    assert_eq!(plain.lines().count(), out.lines().count() - 3, "{plain}");
     assert!(plain.lines().skip(1).all(|l| l.ends_with("\t-")), "{plain}");
     let (_, keys, _) = run_stdin(tag().args(["--method", "mfs", "--format", "key"]), text);
     assert!(keys.contains("stdin.s0.t2 talk_about%2:"), "{keys}");
     assert!(keys.contains("stdin.s0.t2.h talk%2:"), "{keys}");
+    assert!(keys.contains("stdin.s0.t4.w0 health%1:"), "{keys}");
+    assert!(keys.contains("stdin.s0.t4.h problem%1:"), "{keys}");
     let (_, json, _) = run_stdin(tag().args(["--method", "mfs", "--format", "jsonl"]), text);
     let v: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
-    let heads: Vec<&serde_json::Value> = v["tokens"]
+    let words: Vec<&serde_json::Value> = v["tokens"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|t| t.get("within").is_some())
         .collect();
-    assert_eq!(heads.len(), 2, "{json}");
-    assert_eq!(heads[0]["lemma"], "talk");
-    assert_eq!(heads[0]["within"], "talk_about");
+    assert_eq!(words.len(), 3, "{json}");
+    assert_eq!(words[0]["lemma"], "talk");
+    assert_eq!(words[0]["within"], "talk_about");
+    assert_eq!(words[1]["lemma"], "health");
 }
 
 #[test]

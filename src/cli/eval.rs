@@ -89,7 +89,7 @@ pub struct Args {
     /// which run it by default (see --pos-probe).
     #[arg(long, requires = "raw", conflicts_with = "pos_probe")]
     pub no_pos_probe: bool,
-    /// With --raw: no secondary targets for the head words of joined
+    /// With --raw: no secondary targets for the words of joined
     /// multiwords (see `wsd tag --no-heads`).
     #[arg(long)]
     pub no_heads: bool,

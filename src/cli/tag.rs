@@ -104,13 +104,14 @@ pub struct Args {
     /// which run it by default (see --pos-probe).
     #[arg(long, conflicts_with = "pos_probe")]
     pub no_pos_probe: bool,
-    /// No secondary rows for the head words of joined multiwords. By
+    /// No secondary rows for the words of joined multiwords. By
     /// default a joined unit (`talking about` → `talk_about`) is followed
     /// by a row for its head word (`talking` → `talk`; the verb of a verb
-    /// unit, else the last word) with its own sense, marked by the
-    /// `within` column (the unit's lemma; `-` on every other row), so an
-    /// annotation that tags the head alone is answered too. Key files
-    /// give it the id `DOC.sN.tM.h`.
+    /// unit, else the last word) and its other content words, each with
+    /// its own sense, marked by the `within` column (the unit's lemma; `-`
+    /// on every other row), so an annotation that tags the words apart is
+    /// answered too. Key files give them the ids `DOC.sN.tM.h` (the head)
+    /// and `DOC.sN.tM.wK` (word K of the unit, from 0).
     #[arg(long)]
     pub no_heads: bool,
     /// Worker threads (default: all cores; at most 4 per core, 1024 in all).

@@ -69,6 +69,14 @@ pub struct Token {
     /// verb alone), so both get an answer and a gold instance on either is
     /// answered (see `crate::pipeline`). `None` for everything else.
     pub head: Option<Box<Token>>,
+    /// The unit's other words that are content words by themselves
+    /// (`vocational` of `vocational education`, `school` of `school
+    /// district`), in text order, each a secondary target like
+    /// [`Token::head`] when it has an instance id (`….w1`: its index in
+    /// the unit): SemCor's annotators keep many of the adjective–noun and
+    /// noun–noun collocations WordNet lists apart, and a join then lost the
+    /// modifier's instance. Empty for everything else.
+    pub parts: Vec<Token>,
     /// The same word read as another part of speech the tagger found
     /// nearly as likely (`--pos-alternatives`): a hidden target whose
     /// answer competes with this token's, each weighed by its category's
@@ -98,6 +106,30 @@ pub struct WordVector {
 impl std::fmt::Debug for WordVector {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "WordVector({} values)", self.values.len())
+    }
+}
+
+impl Token {
+    /// The words of a joined unit that are read on their own after the
+    /// unit, by targets and by writers' rows alike: its head word
+    /// ([`Token::head`], [`Role::Head`]) and its other words
+    /// ([`Token::parts`], [`Role::Part`]), in text order. Empty for a
+    /// single word.
+    pub fn unit_words(&self) -> Vec<(Role, &Token)> {
+        let mut out: Vec<(Role, &Token)> = self
+            .head
+            .as_deref()
+            .map(|h| (Role::Head, h))
+            .into_iter()
+            .chain(
+                self.parts
+                    .iter()
+                    .enumerate()
+                    .map(|(k, p)| (Role::Part(k), p)),
+            )
+            .collect();
+        out.sort_by_key(|(_, t)| t.span.map(|s| s.0));
+        out
     }
 }
 
@@ -137,6 +169,8 @@ pub enum Role {
     Token,
     /// The head word of a joined unit ([`Token::head`]).
     Head,
+    /// Another word of a joined unit ([`Token::parts`]; the index).
+    Part(usize),
     /// The token read as another part of speech ([`Token::alt`]).
     AltPos,
 }
@@ -163,17 +197,20 @@ impl Document {
     }
 
     /// (sentence, token, (instance id, lemma, POS), role) of each target;
-    /// a token's secondary readings right after it (head word, then other
-    /// part of speech).
+    /// a token's secondary readings right after it (the unit's words in
+    /// text order, [`Token::unit_words`], then other part of speech).
     #[allow(clippy::type_complexity)]
     fn target_tokens(&self) -> impl Iterator<Item = (usize, usize, (&String, &String, Pos), Role)> {
         self.sentences.iter().enumerate().flat_map(|(si, s)| {
             s.tokens.iter().enumerate().flat_map(move |(ti, t)| {
                 let unit = own_target(t).map(|x| (si, ti, x, Role::Token));
-                let head = t.head.as_deref().and_then(own_target);
+                let words = t
+                    .unit_words()
+                    .into_iter()
+                    .filter_map(move |(role, w)| own_target(w).map(|x| (si, ti, x, role)));
                 let alt = t.alt.as_deref().and_then(own_target);
                 unit.into_iter()
-                    .chain(head.map(|x| (si, ti, x, Role::Head)))
+                    .chain(words)
                     .chain(alt.map(|x| (si, ti, x, Role::AltPos)))
             })
         })
@@ -185,11 +222,12 @@ impl Document {
     }
 
     /// The token a target stands for: [`Document::token`], or for a head
-    /// target the unit's head word (its own text and span).
+    /// or part target the unit's word (its own text and span).
     pub fn target_token(&self, t: &Target) -> &Token {
         let tok = self.token(t);
         match (t.role, &tok.head, &tok.alt) {
             (Role::Head, Some(h), _) => h,
+            (Role::Part(k), _, _) if k < tok.parts.len() => &tok.parts[k],
             (Role::AltPos, _, Some(a)) => a,
             _ => tok,
         }

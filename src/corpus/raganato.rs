@@ -158,6 +158,7 @@ pub fn parse_xml(text: &str, origin: impl AsRef<Path>) -> Result<Vec<Document>> 
                         instance,
                         span: None,
                         head: None,
+                        parts: Vec::new(),
                         alt: None,
                         pos_prob: None,
                         vector: None,

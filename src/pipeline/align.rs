@@ -220,7 +220,7 @@ pub fn align_raw(
         .sentences
         .iter()
         .flat_map(|s| &s.tokens)
-        .flat_map(|t| std::iter::once(t).chain(t.head.as_deref()))
+        .flat_map(|t| std::iter::once(t).chain(t.unit_words().into_iter().map(|(_, w)| w)))
         .filter(|t| t.span.is_some())
         .collect();
     let mut rows = Vec::new();
@@ -393,5 +393,73 @@ mod tests {
         // (a few) on a gold instance, not a gold multiword.
         assert_eq!((b.gold_joins, b.pipeline_joins, b.joins_matched), (1, 1, 0));
         assert_eq!((b.join_precision(), b.join_recall()), (0.0, 0.0));
+    }
+
+    /// A gold word inside a unit the pipeline joined is answered by the
+    /// unit's row for that word ([`Token::parts`], [`Token::head`]), and
+    /// a gold unit by the unit.
+    #[test]
+    fn a_units_words_answer_gold_words_inside_it() {
+        // "vocational education school_district"
+        let gold = Document {
+            id: "d".into(),
+            sentences: vec![Sentence {
+                id: "d.s".into(),
+                tokens: vec![
+                    tok("vocational", "vocational", Some(Pos::Adj), Some("g1")),
+                    tok("education", "education", Some(Pos::Noun), Some("g2")),
+                    tok(
+                        "school_district",
+                        "school_district",
+                        Some(Pos::Noun),
+                        Some("g3"),
+                    ),
+                ],
+            }],
+        };
+        let (text, spans) = super::super::rebuild_text(&gold);
+        assert_eq!(text, "vocational education school district\n");
+        let unit = |text: &str, lemma: &str, span, words: Vec<Token>| Token {
+            head: words.last().cloned().map(Box::new),
+            parts: words[..words.len() - 1].to_vec(),
+            ..ptok(text, lemma, Some(Pos::Noun), span, true)
+        };
+        let analysed = Document {
+            id: "d".into(),
+            sentences: vec![Sentence {
+                id: "d.s".into(),
+                tokens: vec![
+                    unit(
+                        "vocational education",
+                        "vocational_education",
+                        (0, 20),
+                        vec![
+                            ptok("vocational", "vocational", Some(Pos::Adj), (0, 10), true),
+                            ptok("education", "education", Some(Pos::Noun), (11, 20), true),
+                        ],
+                    ),
+                    unit(
+                        "school district",
+                        "school_district",
+                        (21, 36),
+                        vec![
+                            ptok("school", "school", Some(Pos::Noun), (21, 27), true),
+                            ptok("district", "district", Some(Pos::Noun), (28, 36), true),
+                        ],
+                    ),
+                ],
+            }],
+        };
+        let (rows, b) = align_raw(&gold, &spans, &analysed);
+        assert!(
+            rows.iter().all(|r| r.outcome == RawOutcome::Matched),
+            "{rows:?}"
+        );
+        assert_eq!(b.matched, 3);
+        // Without the parts, `vocational` is lost to the unit.
+        let mut no_parts = analysed.clone();
+        no_parts.sentences[0].tokens[0].parts.clear();
+        let (rows, _) = align_raw(&gold, &spans, &no_parts);
+        assert_eq!(rows[0].outcome, RawOutcome::Multiword);
     }
 }

@@ -370,15 +370,11 @@ fn doc_occurrences(
                         .as_deref()
                         .is_some_and(|l| l.eq_ignore_ascii_case(&m.lemma))
             });
-            // Free when kept apart by the annotators and no word but the
-            // head (which keeps a target of its own) is a gold instance.
-            let head = if m.pos == Pos::Verb {
-                m.start
-            } else {
-                m.end - 1
-            };
+            // Free when kept apart by the annotators and every gold
+            // instance among its words keeps a target of its own (a unit's
+            // words do, `Token::head` and `Token::parts`, but proper nouns).
             let costly = (m.start..m.end).any(|k| {
-                let own_target = k == head && !matches!(tags[k].as_str(), "NNP" | "NNPS");
+                let own_target = !matches!(tags[k].as_str(), "NNP" | "NNPS");
                 !own_target && tagged((raw[k].start, raw[k].end))
             });
             out.push(Occurrence {

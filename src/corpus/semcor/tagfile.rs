@@ -274,6 +274,7 @@ fn wf_token(
         instance,
         span: None,
         head: None,
+        parts: Vec::new(),
         alt: None,
         pos_prob: None,
         vector: None,
