@@ -69,7 +69,7 @@ pub const FRAME_FEATURES: &[&str] = &[
 impl Default for EnsTraining {
     fn default() -> Self {
         EnsTraining {
-            sample_every: 2,
+            sample_every: 1,
             folds: 5,
             l2: None,
             without: Vec::new(),
