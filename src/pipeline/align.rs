@@ -419,34 +419,39 @@ mod tests {
         };
         let (text, spans) = super::super::rebuild_text(&gold);
         assert_eq!(text, "vocational education school district\n");
-        let unit = |text: &str, lemma: &str, span, words: Vec<Token>| Token {
-            head: words.last().cloned().map(Box::new),
-            parts: words[..words.len() - 1].to_vec(),
-            ..ptok(text, lemma, Some(Pos::Noun), span, true)
+        // A joined noun unit of `(word, POS)`s starting at byte `at`: its
+        // last word the head, the others its parts, every word a target.
+        let unit = |at: usize, words: &[(&str, Pos)]| {
+            let mut start = at;
+            let mut own: Vec<Token> = words
+                .iter()
+                .map(|&(w, pos)| {
+                    let t = ptok(w, w, Some(pos), (start, start + w.len()), true);
+                    start += w.len() + 1;
+                    t
+                })
+                .collect();
+            let text: Vec<&str> = words.iter().map(|w| w.0).collect();
+            let head = own.pop().map(Box::new);
+            Token {
+                head,
+                parts: own,
+                ..ptok(
+                    &text.join(" "),
+                    &text.join("_"),
+                    Some(Pos::Noun),
+                    (at, start - 1),
+                    true,
+                )
+            }
         };
         let analysed = Document {
             id: "d".into(),
             sentences: vec![Sentence {
                 id: "d.s".into(),
                 tokens: vec![
-                    unit(
-                        "vocational education",
-                        "vocational_education",
-                        (0, 20),
-                        vec![
-                            ptok("vocational", "vocational", Some(Pos::Adj), (0, 10), true),
-                            ptok("education", "education", Some(Pos::Noun), (11, 20), true),
-                        ],
-                    ),
-                    unit(
-                        "school district",
-                        "school_district",
-                        (21, 36),
-                        vec![
-                            ptok("school", "school", Some(Pos::Noun), (21, 27), true),
-                            ptok("district", "district", Some(Pos::Noun), (28, 36), true),
-                        ],
-                    ),
+                    unit(0, &[("vocational", Pos::Adj), ("education", Pos::Noun)]),
+                    unit(21, &[("school", Pos::Noun), ("district", Pos::Noun)]),
                 ],
             }],
         };

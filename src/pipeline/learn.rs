@@ -66,7 +66,7 @@ use super::{auxiliary_flags, rebuild_text, Pipeline, TargetSelection};
 use crate::corpus::{Document, Token};
 use crate::pos::{DocTagger, PosTagger};
 use crate::text::targets::fallback_target;
-use crate::text::{split_sentences, MweEvidence, MweMatcher, TargetTable};
+use crate::text::{match_case, split_sentences, MweEvidence, MweMatcher, TargetTable};
 use crate::wordnet::{Inventory, Pos};
 
 /// Split `docs` in two by index, `first(i)` choosing the first part, for
@@ -380,7 +380,7 @@ fn doc_occurrences(
             out.push(Occurrence {
                 doc: doc_index,
                 free: !joined && !verbs && !costly,
-                case: matcher.case_of(&m, &words),
+                case: match_case(inv, &m, &words),
                 pattern: crate::text::mwe::pattern(&tags[m.start..m.end]),
                 after: crate::text::mwe::after_class(
                     tags.get(m.end)

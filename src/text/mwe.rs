@@ -154,13 +154,17 @@ impl std::fmt::Display for MweMode {
 /// [`case_class_of`], but in lower case (`l`, `u`) for a closed compound
 /// (its lemma has no `_`), so that the evidence keeps closed compounds,
 /// which SemCor joins at rates of their own, apart from collocations at
-/// every back-off level.
-pub fn match_case(m: &MweMatch, words: &[&str]) -> char {
+/// every back-off level; and [`ENTITY_CASE`] for a capitalised noun
+/// collocation spelling one of WordNet's named entities (looked up in
+/// `inv` for those matches only, which are few).
+pub fn match_case(inv: &Inventory, m: &MweMatch, words: &[&str]) -> char {
     let c = case_class_of(&words[m.start..m.end]);
-    if m.lemma.contains('_') {
-        c
-    } else {
+    if !m.lemma.contains('_') {
         c.to_ascii_lowercase()
+    } else if c == 'U' && m.pos == Pos::Noun && is_named_entity(inv, &m.lemma) {
+        ENTITY_CASE
+    } else {
+        c
     }
 }
 
@@ -200,16 +204,11 @@ pub struct MweMatcher {
     mode: MweMode,
     /// The evidence for [`MweMode::Learned`].
     evidence: Option<&'static MweEvidence>,
-    /// Noun collocations WordNet writes as a proper name of something
-    /// other than a person (`World_Health_Organization`, `Middle_East`,
-    /// `Security_Council`): their case class is [`ENTITY_CASE`] instead of
-    /// `U` (see [`MweMatcher::case_of`]).
-    entities: FxHashSet<Box<str>>,
 }
 
 /// The case class of a capitalised noun collocation that WordNet writes
 /// as the proper name of an organisation, place, event or work — any
-/// sense outside `noun.person` ([`MweMatcher::case_of`]). SemCor's
+/// sense outside `noun.person` ([`match_case`]). SemCor's
 /// annotators make most capitalised runs a name class (`John Brown` →
 /// `person`, `Department of Justice` → `group`: of the 173 proper-noun
 /// pairs WordNet lists that occur on the train split, 1 is joined), so an
@@ -262,11 +261,6 @@ impl MweMatcher {
         for v in lemmas.values_mut() {
             v.sort();
         }
-        let entities = lemmas
-            .iter()
-            .filter(|(l, poses)| poses.contains(&Pos::Noun) && is_named_entity(inv, l))
-            .map(|(l, _)| l.clone())
-            .collect();
         let evidence = (mode == MweMode::Learned).then(MweEvidence::shipped);
         MweMatcher {
             lemmas,
@@ -274,19 +268,6 @@ impl MweMatcher {
             prefixes,
             mode,
             evidence,
-            entities,
-        }
-    }
-
-    /// The case class of a match over `words`: [`match_case`], with
-    /// [`ENTITY_CASE`] for a capitalised run spelling one of WordNet's
-    /// named entities.
-    pub fn case_of(&self, m: &MweMatch, words: &[&str]) -> char {
-        let c = match_case(m, words);
-        if c == 'U' && m.pos == Pos::Noun && self.entities.contains(m.lemma.as_str()) {
-            ENTITY_CASE
-        } else {
-            c
         }
     }
 
@@ -574,7 +555,7 @@ impl MweMatcher {
             (MweMode::None, _) => Vec::new(),
             (MweMode::Greedy, _) | (MweMode::Learned, None) => self.find(inv, words),
             (MweMode::Learned, Some(ev)) => self.find_with(inv, words, true, |m| {
-                let case = self.case_of(m, words);
+                let case = match_case(inv, m, words);
                 let pattern = pattern(&tags[m.start..m.end]);
                 let after = after_class(tags.get(m.end).map(|t| coarse_tag(t.as_ref())));
                 let p = ev.estimate(&m.lemma, m.pos, case, &pattern, after, None);
@@ -603,7 +584,7 @@ mod tests {
         let found = matcher.find(&inv, &words);
         let cases: Vec<(&str, char)> = found
             .iter()
-            .map(|m| (m.lemma.as_str(), matcher.case_of(m, &words)))
+            .map(|m| (m.lemma.as_str(), match_case(&inv, m, &words)))
             .collect();
         assert_eq!(
             cases,

@@ -167,7 +167,7 @@ impl MweEvidence {
         if case.is_lowercase() && own_counts.is_none() {
             return 0.0;
         }
-        // A named entity of WordNet's (case `E`, see `MweMatcher::case_of`)
+        // A named entity of WordNet's (case `E`, see `match_case`)
         // SemCor never shows is joined: its annotators gave most proper-noun
         // runs a name class (`Department of Justice` → `group`: 1 of 57
         // proper-noun pairs of this case joined), a convention of SemCor's
