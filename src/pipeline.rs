@@ -396,6 +396,18 @@ impl Pipeline<'_> {
                         }
                         None => tok.pos = None,
                     }
+                } else if tok.pos.is_some_and(|p| {
+                    tok.lemma
+                        .as_deref()
+                        .is_none_or(|l| self.inv.senses(l, p).is_empty())
+                }) {
+                    // Nor does any other word that is no target show a
+                    // category WordNet lacks its lemma in: SemCor tags the
+                    // words of untagged phrases with the phrase's tag
+                    // (`the`/RB in `the most`, `to`/VB after `went`, 1,911
+                    // times `to`/VB), and the tagger learned them; the Penn
+                    // tag stays in `tag`.
+                    tok.pos = None;
                 }
                 if let Some(h) = tok.head.as_deref_mut() {
                     if self.is_target(h, false) {

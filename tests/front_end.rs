@@ -657,3 +657,28 @@ fn capital_pronouns_are_proper_nouns() {
     wsd::pipeline::repair_acronyms(inventory(), &words, &mut tags);
     assert_eq!(tags, before);
 }
+
+/// SemCor tags the words of untagged phrases with the phrase's tag (`to`/VB
+/// after `went`, `the`/RB in `in the past`) and the tagger learned them;
+/// the `pos` column shows a category only where WordNet has the lemma in
+/// it, so no function word reads as a verb or an adverb.
+#[test]
+fn function_words_show_no_category_wordnet_lacks() {
+    let text = b"She went to the hills. He lived at home in the past.\n";
+    let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect();
+    for word in ["to", "the", "at", "in"] {
+        for r in rows.iter().filter(|r| r[5] == word) {
+            assert_eq!((r[7], r[8]), ("-", "-"), "{word}: {out}");
+        }
+    }
+    let hills = rows.iter().find(|r| r[5] == "hills").unwrap();
+    assert_eq!((hills[6], hills[7]), ("hill", "n"), "{out}");
+    let went = rows.iter().find(|r| r[5] == "went").unwrap();
+    assert_eq!(went[7], "v", "{out}");
+}
