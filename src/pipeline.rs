@@ -399,7 +399,7 @@ impl Pipeline<'_> {
                 } else if tok.pos.is_some_and(|p| {
                     tok.lemma
                         .as_deref()
-                        .is_none_or(|l| self.inv.senses(l, p).is_empty())
+                        .is_none_or(|l| !self.inv.has_lemma(l, p))
                 }) {
                     // Nor does any other word that is no target show a
                     // category WordNet lacks its lemma in: SemCor tags the
