@@ -464,6 +464,11 @@ impl Pipeline<'_> {
                 probs: &cats,
             };
             m.revise(self.inv, self.tagger, s, &mut poses, memo);
+            for (i, p) in poses.iter_mut().enumerate() {
+                if let Some(only) = sole_other_category(self.inv, &tags[i], words[i], *p) {
+                    *p = Some(only);
+                }
+            }
         }
         SentenceCategories {
             vectors: Vec::new(),
@@ -670,6 +675,30 @@ pub fn repair_acronyms<S: AsRef<str>>(inv: &Inventory, words: &[S], tags: &mut [
         {
             tags[i] = "NN".to_string();
         }
+    }
+}
+
+/// The one category WordNet has `word` in, when the tagger gave it a
+/// content tag (`NN*`, `VB*`, `JJ*`, not a proper noun) of another
+/// category: a noun modifier the tagger calls an adjective (`thigh` of
+/// `the pelvic and thigh musculature`, `community development`), a
+/// participle WordNet has only as a verb (`televised baseball`). The
+/// category model ([`CategoryModel`]) decides the words WordNet has in two
+/// categories or more; a word it has in one was no target at all.
+/// An adverb is never taken this way: the tagger's `to`/`VB` after `went`
+/// (SemCor's tag of an untagged phrase) is not WordNet's adverb `to`.
+fn sole_other_category(inv: &Inventory, tag: &str, word: &str, pos: Option<Pos>) -> Option<Pos> {
+    let p = pos?;
+    let content = tag.starts_with("NN") || tag.starts_with("VB") || tag.starts_with("JJ");
+    if !content || matches!(tag, "NNP" | "NNPS") || choose_lemma(inv, word, p).is_some() {
+        return None;
+    }
+    let mut has = [Pos::Noun, Pos::Verb, Pos::Adj, Pos::Adv]
+        .into_iter()
+        .filter(|&q| q != p && choose_lemma(inv, word, q).is_some());
+    match (has.next(), has.next()) {
+        (Some(only), None) if only != Pos::Adv => Some(only),
+        _ => None,
     }
 }
 

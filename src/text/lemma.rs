@@ -37,7 +37,7 @@
 //! or left without a target.
 //!
 //! Penn clitics, which morphy does not know, have fixed lemmas: `'s`,
-//! `'re`, `'m` → `be`, `'ve`, `'d` → `have` (as verbs), `n't` → `not` (as
+//! `'re`, `'m`, `ai` (of `ai n't`) → `be`, `'ve`, `'d` → `have` (as verbs), `n't` → `not` (as
 //! an adverb).
 //!
 //! Measured on SemCor's train split over tokens with two or more base
@@ -219,7 +219,9 @@ pub fn dropped_g_variants(inv: &Inventory, word: &str, pos: Pos) -> Vec<String> 
 pub fn clitic_lemma(word: &str, pos: Pos) -> Option<&'static str> {
     let w = word.replace('\u{2019}', "'").to_lowercase();
     match (w.as_str(), pos) {
-        ("'s" | "'re" | "'m", Pos::Verb) => Some("be"),
+        // `ain't` is `ai n't` in Penn's tokens, and SemCor's annotators
+        // tag its `ai` as `be` (WordNet's `ai` is a sloth).
+        ("'s" | "'re" | "'m" | "ai", Pos::Verb) => Some("be"),
         ("'ve" | "'d", Pos::Verb) => Some("have"),
         ("n't", Pos::Adv) => Some("not"),
         _ => None,
@@ -299,6 +301,8 @@ mod tests {
         assert_eq!(clitic_lemma("\u{2019}re", Pos::Verb), Some("be"));
         assert_eq!(clitic_lemma("'ve", Pos::Verb), Some("have"));
         assert_eq!(clitic_lemma("n't", Pos::Adv), Some("not"));
+        assert_eq!(clitic_lemma("ai", Pos::Verb), Some("be"));
+        assert_eq!(clitic_lemma("ai", Pos::Noun), None);
         assert_eq!(clitic_lemma("'s", Pos::Noun), None);
         assert_eq!(clitic_lemma("bank", Pos::Verb), None);
     }
