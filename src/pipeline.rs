@@ -266,7 +266,7 @@ impl Pipeline<'_> {
                 matches: step_matches,
             } = step;
             // Which words steps 1b–1c gave another category than the tagger.
-            let revised: Vec<bool> = poses.iter().zip(&tagged).map(|(p, t)| p != t).collect();
+            let mut revised: Vec<bool> = poses.iter().zip(&tagged).map(|(p, t)| p != t).collect();
             let mut matches = step_matches;
             remember_names(&mut memory, &words, &tags, &matches);
             let mut lemmas: Vec<Option<String>> = (0..words.len())
@@ -280,6 +280,22 @@ impl Pipeline<'_> {
                     }
                 })
                 .collect();
+            if self.pos_categories.is_some() {
+                // A word left without a lemma in the tagger's category
+                // that WordNet has in one other (see
+                // [`sole_other_category`]) takes that one, as a revision.
+                for i in 0..words.len() {
+                    if lemmas[i].is_some() || revised[i] {
+                        continue;
+                    }
+                    if let Some(only) = sole_other_category(self.inv, &tags[i], words[i], poses[i])
+                    {
+                        poses[i] = Some(only);
+                        revised[i] = true;
+                        lemmas[i] = choose_lemma(self.inv, words[i], only);
+                    }
+                }
+            }
             remember_cues(&mut memory, &words, &tags);
             if self.mwe.is_some() {
                 self.join_split_particles(&words, &tags, &mut poses, &matches, &mut lemmas);
@@ -464,11 +480,6 @@ impl Pipeline<'_> {
                 probs: &cats,
             };
             m.revise(self.inv, self.tagger, s, &mut poses, memo);
-            for (i, p) in poses.iter_mut().enumerate() {
-                if let Some(only) = sole_other_category(self.inv, &tags[i], words[i], *p) {
-                    *p = Some(only);
-                }
-            }
         }
         SentenceCategories {
             vectors: Vec::new(),
@@ -678,9 +689,9 @@ pub fn repair_acronyms<S: AsRef<str>>(inv: &Inventory, words: &[S], tags: &mut [
     }
 }
 
-/// The one category WordNet has `word` in, when the tagger gave it a
-/// content tag (`NN*`, `VB*`, `JJ*`, not a proper noun) of another
-/// category: a noun modifier the tagger calls an adjective (`thigh` of
+/// The one category WordNet has `word` in, for a word without a lemma in
+/// the category `pos` of its content tag (`NN*`, `VB*`, `JJ*`, not a
+/// proper noun; the caller has looked the lemma up): a noun modifier the tagger calls an adjective (`thigh` of
 /// `the pelvic and thigh musculature`, `community development`), a
 /// participle WordNet has only as a verb (`televised baseball`). The
 /// category model ([`CategoryModel`]) decides the words WordNet has in two
@@ -690,7 +701,7 @@ pub fn repair_acronyms<S: AsRef<str>>(inv: &Inventory, words: &[S], tags: &mut [
 fn sole_other_category(inv: &Inventory, tag: &str, word: &str, pos: Option<Pos>) -> Option<Pos> {
     let p = pos?;
     let content = tag.starts_with("NN") || tag.starts_with("VB") || tag.starts_with("JJ");
-    if !content || matches!(tag, "NNP" | "NNPS") || choose_lemma(inv, word, p).is_some() {
+    if !content || matches!(tag, "NNP" | "NNPS") {
         return None;
     }
     let mut has = [Pos::Noun, Pos::Verb, Pos::Adj, Pos::Adv]

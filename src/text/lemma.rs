@@ -37,8 +37,8 @@
 //! or left without a target.
 //!
 //! Penn clitics, which morphy does not know, have fixed lemmas: `'s`,
-//! `'re`, `'m`, `ai` (of `ai n't`) → `be`, `'ve`, `'d` → `have` (as verbs), `n't` → `not` (as
-//! an adverb).
+//! `'re`, `'m`, `ai` (of `ai n't`) → `be`, `'ve`, `'d` → `have` (as
+//! verbs), `n't` → `not` (as an adverb).
 //!
 //! Measured on SemCor's train split over tokens with two or more base
 //! forms (see `crate::pipeline::learn`).
