@@ -716,3 +716,44 @@ He ai n't here.\n";
         assert_ne!(r[8], "-", "{word} is a target: {out}");
     }
 }
+
+/// A preposition with no object is an adverb and a target (`I've never
+/// done this before''`, where the tagger read `before` as `IN` before the
+/// closing quote; `seen anyone around;`), while one with an object stays
+/// no target. An acronym WordNet does not know (`ADC`, `B.B.C.`) is a
+/// `group`, as SemCor's annotators tag most of them, while one WordNet has
+/// (`GNP`) keeps WordNet's lemma. A capitalised adjective the tagger read
+/// as a proper noun is WordNet's adjective before a common noun (`the
+/// Southern states`), and stays a name elsewhere (`Curt said`).
+#[test]
+fn stranded_prepositions_are_adverbs_and_unknown_acronyms_groups() {
+    let text = b"\"I've never done this before\", she said.\n\
+They had not seen anyone around; they did not know the family.\n\
+We met before the game.\n\
+The ADC said it would sue, and the B.B.C. aired it as the GNP rose.\n\
+They heaped accusations on the Southern states, and Curt said so.\n";
+    let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    let rows_of = |w: &str| -> Vec<&Vec<&str>> {
+        let found: Vec<_> = rows.iter().filter(|r| r.get(5) == Some(&w)).collect();
+        assert!(!found.is_empty(), "no row for {w}: {out}");
+        found
+    };
+    let befores = rows_of("before");
+    assert_eq!(befores.len(), 2, "{out}");
+    assert_eq!((befores[0][6], befores[0][7]), ("before", "r"), "{out}");
+    assert_ne!(befores[0][8], "-", "a stranded before is a target: {out}");
+    assert_eq!(befores[1][8], "-", "before the game is no target: {out}");
+    let around = rows_of("around")[0];
+    assert_eq!((around[7], around[8] != "-"), ("r", true), "{out}");
+    for acronym in ["ADC", "B.B.C."] {
+        let r = rows_of(acronym)[0];
+        assert_eq!((r[6], r[7]), ("group", "n"), "{acronym}: {out}");
+        assert_ne!(r[8], "-", "{acronym} is a target: {out}");
+    }
+    assert_eq!(rows_of("GNP")[0][6], "gnp", "{out}");
+    let southern = rows_of("Southern")[0];
+    assert_eq!((southern[6], southern[7]), ("southern", "a"), "{out}");
+    assert_eq!(rows_of("Curt")[0][6], "person", "{out}");
+}
