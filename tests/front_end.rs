@@ -757,3 +757,30 @@ They heaped accusations on the Southern states, and Curt said so.\n";
     assert_eq!((southern[6], southern[7]), ("southern", "a"), "{out}");
     assert_eq!(rows_of("Curt")[0][6], "person", "{out}");
 }
+
+/// Names linked by `of`/`for` are one unit, as SemCor's annotators make
+/// them (`Office of Business Economics`, `Banks for Cooperatives`: the
+/// name runs stopped at `of`, leaving `Office` a common noun), but a
+/// person's name before the link stays apart from the place after it,
+/// and WordNet's own collocation wins.
+#[test]
+fn names_linked_by_of_are_one_unit() {
+    let text =
+        b"The Office of Business Economics reported it, and the Banks for Cooperatives agreed.\n\
+Kenny Lane of Muskegon won the bout.\n\
+The Church of England spoke.\n";
+    let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
+    assert_eq!(code, 0, "{err}");
+    let lemma_of = |w: &str| -> String {
+        out.lines()
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .find(|r| r.get(5) == Some(&w))
+            .unwrap_or_else(|| panic!("no row for {w}: {out}"))[6]
+            .to_string()
+    };
+    assert_eq!(lemma_of("Office of Business Economics"), "group", "{out}");
+    assert_eq!(lemma_of("Banks for Cooperatives"), "group", "{out}");
+    assert_eq!(lemma_of("Kenny Lane"), "person", "{out}");
+    assert_eq!(lemma_of("of"), "of", "{out}");
+    assert_eq!(lemma_of("Church of England"), "church_of_england", "{out}");
+}
