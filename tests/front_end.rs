@@ -724,14 +724,16 @@ He ai n't here.\n";
 /// `group`, as SemCor's annotators tag most of them, while one WordNet has
 /// (`GNP`) keeps WordNet's lemma. A capitalised adjective the tagger read
 /// as a proper noun is WordNet's adjective before a common noun (`the
-/// Southern states`), and stays a name elsewhere (`Curt said`).
+/// Southern states`), and stays a name elsewhere (`Curt said`); `e. g.`
+/// written with a space is `e.g.`.
 #[test]
 fn stranded_prepositions_are_adverbs_and_unknown_acronyms_groups() {
     let text = b"\"I've never done this before\", she said.\n\
 They had not seen anyone around; they did not know the family.\n\
 We met before the game.\n\
 The ADC said it would sue, and the B.B.C. aired it as the GNP rose.\n\
-They heaped accusations on the Southern states, and Curt said so.\n";
+They heaped accusations on the Southern states, and Curt said so.\n\
+Some forms, e. g. languages, i. e. codes, count.\n";
     let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
     assert_eq!(code, 0, "{err}");
     let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
@@ -756,6 +758,9 @@ They heaped accusations on the Southern states, and Curt said so.\n";
     let southern = rows_of("Southern")[0];
     assert_eq!((southern[6], southern[7]), ("southern", "a"), "{out}");
     assert_eq!(rows_of("Curt")[0][6], "person", "{out}");
+    // `e. g.` and `i. e.` written with a space are WordNet's adverbs.
+    assert_eq!(rows_of("e. g.")[0][6], "e.g.", "{out}");
+    assert_eq!(rows_of("i. e.")[0][6], "i.e.", "{out}");
 }
 
 /// Names linked by `of`/`for` are one unit, as SemCor's annotators make

@@ -26,7 +26,9 @@
 //! * A word followed by `.` keeps the period when it is a known abbreviation
 //!   (`Mr.`, `Dr.`, `etc.`, `Inc.`, `vs.`, capitalised `Jan.`, `Calif.` …;
 //!   `No.`/`p.`/`Fig.` only before a number) or a capital initial (`J.`,
-//!   but not `I.`). Any other final period is a token of its own; the
+//!   but not `I.`), or one half of `e. g.` / `i. e.` written with a space
+//!   (`e.` `g.`, which the multiword matcher joins into WordNet's `e.g.`).
+//!   Any other final period is a token of its own; the
 //!   sentence splitter decides what the period means.
 //! * Multi-character punctuation kept whole: `...`, `--` (and longer runs
 //!   of `.`/`-`), LaTeX/Penn quotes ` `` ` and `''`. Every other
@@ -211,6 +213,37 @@ fn number_precedes(text: &str, to: usize) -> bool {
         .is_some_and(|c| c.is_ascii_digit())
 }
 
+/// Is the letter `c` before the period at byte `dot` one half of `e. g.`
+/// or `i. e.` written with a space (as SemCor and older texts do)? Both
+/// halves keep their periods, so that the pair is WordNet's `e.g.` or
+/// `i.e.` (a closed compound, [`crate::text::MweMatcher`]) rather than
+/// the letters `e` and `g` and a sentence end.
+fn spaced_latin(c: char, text: &str, dot: usize) -> bool {
+    let after = text[dot + 1..].trim_start_matches([' ', '\t']);
+    let start = dot - c.len_utf8();
+    let before = text[..start].trim_end_matches([' ', '\t']);
+    let first_half = |second: &str| {
+        after.starts_with(second)
+            && !after[second.len()..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphanumeric)
+    };
+    let second_half = |first: &str| {
+        before.ends_with(first)
+            && !before[..before.len() - first.len()]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+    };
+    match c {
+        'e' => first_half("g.") || second_half("i."),
+        'g' => second_half("e."),
+        'i' => first_half("e."),
+        _ => false,
+    }
+}
+
 /// Should `word` (immediately followed by a period at byte `dot`) keep the
 /// period as part of the token?
 fn keeps_period(word: &str, text: &str, dot: usize) -> bool {
@@ -218,7 +251,7 @@ fn keeps_period(word: &str, text: &str, dot: usize) -> bool {
     let first = chars.next();
     if let (Some(c), None) = (first, chars.clone().next()) {
         // A single capital letter is an initial (J. Smith), except I.
-        return c.is_uppercase() && c != 'I';
+        return (c.is_uppercase() && c != 'I') || spaced_latin(c, text, dot);
     }
     if word.len() > 8 {
         return false;
@@ -449,6 +482,26 @@ mod tests {
         assert_eq!(
             words("e.g. this, i.e. that"),
             ["e.g.", "this", ",", "i.e.", "that"]
+        );
+        // Spaced, as SemCor writes them; a lone letter keeps no period.
+        assert_eq!(
+            words("forms, e. g. languages; i. e. that. Vitamin e. The"),
+            [
+                "forms",
+                ",",
+                "e.",
+                "g.",
+                "languages",
+                ";",
+                "i.",
+                "e.",
+                "that",
+                ".",
+                "Vitamin",
+                "e",
+                ".",
+                "The"
+            ]
         );
         assert_eq!(
             words("Dr. Jones and Mrs. Smith"),
