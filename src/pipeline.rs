@@ -41,7 +41,7 @@
 //!    split, the lemma of gold `person`/`group`/`location` instances
 //!    right 62.1% → 80.4%, F1 66.8 → 67.3), but a capitalised word
 //!    WordNet has as an adjective and not a noun, before a common noun, is
-//!    that adjective (`the Southern states`, `proper_adjective`); an
+//!    that adjective (`the Southern states`, `proper_adjectives`); an
 //!    acronym WordNet does not know is a `group` ([`acronym_name`]: `ADC`,
 //!    `B.B.C.`; missed targets 312 → 308 on the test split, 803 → 764 on
 //!    the train split).
@@ -281,14 +281,7 @@ impl Pipeline<'_> {
             let mut revised: Vec<bool> = poses.iter().zip(&tagged).map(|(p, t)| p != t).collect();
             let mut matches = step_matches;
             if self.pos_categories.is_some() {
-                for i in 0..words.len() {
-                    let before_noun = tags.get(i + 1).is_some_and(|t| t == "NN" || t == "NNS");
-                    if !revised[i] && before_noun && proper_adjective(self.inv, &tags[i], words[i])
-                    {
-                        poses[i] = Some(Pos::Adj);
-                        revised[i] = true;
-                    }
-                }
+                proper_adjectives(self.inv, &words, &tags, &mut poses, &mut revised);
             }
             remember_names(&mut memory, &words, &tags, &matches);
             let mut lemmas: Vec<Option<String>> = (0..words.len())
@@ -739,18 +732,35 @@ fn sole_other_category(inv: &Inventory, tag: &str, word: &str, pos: Option<Pos>)
 
 /// A capitalised word the tagger read as a proper noun that WordNet has as
 /// an adjective and not as a noun (`the Southern states`, `Regional
-/// offices`) is WordNet's adjective, not a `person`, when the caller sees
-/// a common noun after it: on SemCor's train split annotators tagged such
-/// words (not first in their sentence) as adjectives 169 times and as
-/// names 28 times. Before anything else the word stays a name: `Curt`
-/// (35 times a person in one story of the test split) is WordNet's
-/// adjective too. SemCor test split, `mfs --raw`: wrong POS 1,022 →
-/// 1,016, nothing lost; without the noun check 38 lost for 12 gained.
-fn proper_adjective(inv: &Inventory, tag: &str, word: &str) -> bool {
-    matches!(tag, "NNP" | "NNPS")
-        && known_name(word, tag).is_none()
-        && inv.lookup(word, Pos::Noun).is_empty()
-        && !inv.lookup(word, Pos::Adj).is_empty()
+/// offices`) is WordNet's adjective, not a `person`, before a common noun
+/// (`NN`/`NNS`): on SemCor's train split annotators tagged such words (not
+/// first in their sentence) as adjectives 169 times and as names 28 times.
+/// Before anything else the word stays a name: `Curt` (35 times a person
+/// in one story of the test split) is WordNet's adjective too. SemCor test
+/// split, `mfs --raw`: wrong POS 1,022 → 1,016, nothing lost; without the
+/// noun check 38 lost for 12 gained. Words already `revised` are left
+/// alone; the ones changed here are marked so.
+fn proper_adjectives(
+    inv: &Inventory,
+    words: &[&str],
+    tags: &[String],
+    poses: &mut [Option<Pos>],
+    revised: &mut [bool],
+) {
+    for i in 0..words.len() {
+        let (w, t) = (words[i], tags[i].as_str());
+        let before_noun = tags.get(i + 1).is_some_and(|n| n == "NN" || n == "NNS");
+        if !revised[i]
+            && before_noun
+            && matches!(t, "NNP" | "NNPS")
+            && known_name(w, t).is_none()
+            && inv.lookup(w, Pos::Noun).is_empty()
+            && !inv.lookup(w, Pos::Adj).is_empty()
+        {
+            poses[i] = Some(Pos::Adj);
+            revised[i] = true;
+        }
+    }
 }
 
 /// A preposition with no object is an adverb: a word the tagger read as

@@ -5,7 +5,8 @@
 //! lemma, or `person`), as SemCor's annotators tag names.
 
 use crate::text::names::{
-    unit_features, word_features, NameMemory, NameModel, NAME_CLASSES, OTHER,
+    is_loose_name_word, is_name_word, unit_features, word_features, NameMemory, NameModel,
+    NAME_CLASSES, OTHER,
 };
 use crate::text::{choose_lemma, name_runs, MweMatch, NameTable, NameUnits};
 use crate::wordnet::{Inventory, Pos};
@@ -40,15 +41,15 @@ pub fn with_name_units<S: AsRef<str>>(
     }
     let mut keep: Vec<MweMatch> = Vec::with_capacity(matches.len() + runs.len());
     let units = NameUnits::shipped();
-    let mut added: Vec<MweMatch> = Vec::new();
-    for &(a, b, lemma) in &linked {
-        added.push(MweMatch {
-            start: a,
-            end: b,
+    let mut added: Vec<MweMatch> = linked
+        .into_iter()
+        .map(|(start, end, lemma)| MweMatch {
+            start,
+            end,
             lemma: lemma.to_string(),
             pos: Pos::Noun,
-        });
-    }
+        })
+        .collect();
     for &(a, b) in &runs {
         if added.iter().any(|u| u.start <= a && b <= u.end) {
             continue;
@@ -100,17 +101,21 @@ fn linked_names<S: AsRef<str>>(
     tags: &[S],
     runs: &[(usize, usize)],
 ) -> Vec<(usize, usize, &'static str)> {
+    let is_link = |w: &&str| w.eq_ignore_ascii_case("of") || w.eq_ignore_ascii_case("for");
+    if !words.iter().any(is_link) {
+        return Vec::new();
+    }
     // Stretches of name words: the runs, and single capitalised name words.
     let mut stretches: Vec<(usize, usize)> = runs.to_vec();
     for i in 0..words.len() {
         let t = tags[i].as_ref();
-        let single = crate::text::names::is_name_word(words[i], t)
-            || (i > 0 && crate::text::names::is_loose_name_word(words[i], t));
+        let single = is_name_word(words[i], t) || (i > 0 && is_loose_name_word(words[i], t));
         if single && !runs.iter().any(|&(a, b)| a <= i && i < b) {
             stretches.push((i, i + 1));
         }
     }
     stretches.sort_unstable();
+    let units = NameUnits::shipped();
     let mut out = Vec::new();
     let mut k = 0;
     while k < stretches.len() {
@@ -121,10 +126,8 @@ fn linked_names<S: AsRef<str>>(
             let (a, b) = stretches[next];
             let link = &words[end..a];
             let linked = match link {
-                [w] | [w, _] if a > end => {
-                    matches!(w.to_ascii_lowercase().as_str(), "of" | "for")
-                        && (link.len() == 1 || link[1].eq_ignore_ascii_case("the"))
-                }
+                [w] => is_link(w),
+                [w, the] => is_link(w) && the.eq_ignore_ascii_case("the"),
                 _ => false,
             };
             if !linked {
@@ -132,7 +135,6 @@ fn linked_names<S: AsRef<str>>(
             }
             // A person's name before the link (`Kenny Lane of Muskegon`)
             // leaves the names apart, though `lane` is a common noun.
-            let units = NameUnits::shipped();
             let left = stretches[next - 1];
             if left.1 - left.0 >= 2 && unit_lemma(units, words, left.0, left.1) == "person" {
                 break;
@@ -157,12 +159,10 @@ fn linked_names<S: AsRef<str>>(
 /// `location` or `group` by its most frequent noun sense's lexicographer
 /// file.
 fn link_class(inv: &Inventory, head: &str) -> Option<&'static str> {
-    let senses = inv.lookup(&head.to_lowercase(), Pos::Noun);
-    // The lexicographer file is the key's second field (`bank%1:14:00::`).
-    let lexfile = senses.first()?.key.split(':').nth(1)?;
-    match lexfile {
-        "18" => None,             // noun.person
-        "15" => Some("location"), // noun.location
+    let first = inv.lookup(&head.to_lowercase(), Pos::Noun).first()?.synset;
+    match crate::wordnet::lexname(inv.get(first)?.lex_filenum) {
+        "noun.person" => None,
+        "noun.location" => Some("location"),
         _ => Some("group"),
     }
 }
@@ -353,11 +353,7 @@ pub fn acronym_name(inv: &Inventory, word: &str, tag: &str) -> Option<String> {
         return None;
     }
     let undotted = word.replace('.', "");
-    let known = |w: &str| {
-        [Pos::Noun, Pos::Verb, Pos::Adj, Pos::Adv]
-            .into_iter()
-            .any(|p| !inv.lookup(w, p).is_empty())
-    };
+    let known = |w: &str| Pos::ALL.into_iter().any(|p| !inv.lookup(w, p).is_empty());
     (!known(word) && !known(&undotted)).then(|| "group".to_string())
 }
 

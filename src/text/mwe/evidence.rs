@@ -174,19 +174,6 @@ impl MweEvidence {
         if case == 'l' && is_spaced_abbreviation(lemma) {
             return 1.0;
         }
-        // A named entity of WordNet's (case `E`, see `match_case`)
-        // SemCor never shows is joined: its annotators gave most proper-noun
-        // runs a name class (`Department of Justice` → `group`: 1 of 57
-        // proper-noun pairs of this case joined), a convention of SemCor's
-        // alone; the framework's test sets and users want WordNet's synset
-        // (`World Health Organization`). Seen ones follow their own
-        // evidence, smoothed towards that same prior (`ENTITY_PRIOR`) and
-        // not towards their class: smoothed towards the class (mostly name
-        // classes), `Monroe Doctrine`, joined the one time SemCor shows it,
-        // fell below the threshold that an unseen entity passes.
-        if case == super::ENTITY_CASE && own_counts.is_none() {
-            return 1.0;
-        }
         // Free occurrences count `free_weight` each.
         let w = self.free_weight;
         let minus = |c: Counts| -> (f64, f64) {
@@ -199,6 +186,21 @@ impl MweEvidence {
                 None => (c.joined as f64, c.seen as f64 - free),
             }
         };
+        let (j, n) = own_counts.map_or((0.0, 0.0), minus);
+        // A named entity of WordNet's (case `E`, see `match_case`)
+        // SemCor never shows is joined (the prior alone gives 1): its
+        // annotators gave most proper-noun runs a name class (`Department
+        // of Justice` → `group`: 1 of 57 proper-noun pairs of this case
+        // joined), a convention of SemCor's alone; the framework's test
+        // sets and users want WordNet's synset (`World Health
+        // Organization`). Seen ones follow their own evidence, smoothed
+        // towards that same prior (`ENTITY_PRIOR`) and not towards their
+        // class: smoothed towards the class (mostly name classes), `Monroe
+        // Doctrine`, joined the one time SemCor shows it, fell below the
+        // threshold that an unseen entity passes.
+        if case == super::ENTITY_CASE {
+            return (j + ENTITY_PRIOR) / (n + ENTITY_PRIOR);
+        }
         let a = self.alpha;
         // Prior for a part of speech and case nobody saw: do not join.
         let (pj, pn) = self
@@ -216,10 +218,6 @@ impl MweEvidence {
             .get(&(pos.letter(), case, pattern.into()))
             .map_or((0.0, 0.0), |&c| minus(c));
         let p_class = (cj + a * p_head) / (cn + a);
-        let (j, n) = own_counts.map_or((0.0, 0.0), minus);
-        if case == super::ENTITY_CASE {
-            return (j + ENTITY_PRIOR) / (n + ENTITY_PRIOR);
-        }
         let p_own = (j + a * p_class) / (n + a);
         if pos != Pos::Verb {
             return p_own;
