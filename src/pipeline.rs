@@ -764,9 +764,9 @@ fn proper_adjectives(
 }
 
 /// A preposition with no object is an adverb: a word the tagger read as
-/// `IN` that WordNet has as an adverb, followed by punctuation or the end
-/// of its sentence (`I've never done this before''`, `seen anyone
-/// around;`), gets WordNet's adverb category, as SemCor's annotators tag
+/// `IN` that WordNet has as an adverb, followed by punctuation (a token
+/// without letters or digits: `''`, `;`, `”`, `—`) or the end of its
+/// sentence (`I've never done this before''`, `seen anyone around;`), gets WordNet's adverb category, as SemCor's annotators tag
 /// it (`before`/RB, `below`/RB before punctuation in SemCor's train
 /// split). Whether it is then a target is the target table's call. A
 /// word the category model already placed is left alone.
@@ -782,7 +782,8 @@ fn stranded_adverbs<S: AsRef<str>>(
         }
         let stranded = match words.get(i + 1) {
             None => true,
-            Some(w) => w.as_ref().chars().all(|c| c.is_ascii_punctuation()),
+            // Punctuation of any script: a curly quote or a dash too.
+            Some(w) => !w.as_ref().chars().any(char::is_alphanumeric),
         };
         if stranded && !inv.lookup(words[i].as_ref(), Pos::Adv).is_empty() {
             poses[i] = Some(Pos::Adv);

@@ -719,7 +719,8 @@ He ai n't here.\n";
 
 /// A preposition with no object is an adverb and a target (`I've never
 /// done this before''`, where the tagger read `before` as `IN` before the
-/// closing quote; `seen anyone around;`), while one with an object stays
+/// closing quote; `seen anyone around;`; before a curly quote or a dash),
+/// while one with an object stays
 /// no target. An acronym WordNet does not know (`ADC`, `B.B.C.`) is a
 /// `group`, as SemCor's annotators tag most of them, while one WordNet has
 /// (`GNP`) keeps WordNet's lemma. A capitalised adjective the tagger read
@@ -728,12 +729,14 @@ He ai n't here.\n";
 /// written with a space is `e.g.`.
 #[test]
 fn stranded_prepositions_are_adverbs_and_unknown_acronyms_groups() {
-    let text = b"\"I've never done this before\", she said.\n\
+    let text = "\"I've never done this before\", she said.\n\
 They had not seen anyone around; they did not know the family.\n\
 We met before the game.\n\
+He said: “I have never seen it before” and left — as never before — alone.\n\
 The ADC said it would sue, and the B.B.C. aired it as the GNP rose.\n\
 They heaped accusations on the Southern states, and Curt said so.\n\
-Some forms, e. g. languages, i. e. codes, count.\n";
+Some forms, e. g. languages, i. e. codes, count.\n"
+        .as_bytes();
     let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
     assert_eq!(code, 0, "{err}");
     let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
@@ -743,10 +746,19 @@ Some forms, e. g. languages, i. e. codes, count.\n";
         found
     };
     let befores = rows_of("before");
-    assert_eq!(befores.len(), 2, "{out}");
+    assert_eq!(befores.len(), 4, "{out}");
     assert_eq!((befores[0][6], befores[0][7]), ("before", "r"), "{out}");
     assert_ne!(befores[0][8], "-", "a stranded before is a target: {out}");
     assert_eq!(befores[1][8], "-", "before the game is no target: {out}");
+    // Typographic punctuation strands it as well as ASCII's.
+    for b in &befores[2..] {
+        assert_eq!(
+            (b[6], b[7]),
+            ("before", "r"),
+            "before a curly quote or dash: {out}"
+        );
+        assert_ne!(b[8], "-", "{out}");
+    }
     let around = rows_of("around")[0];
     assert_eq!((around[7], around[8] != "-"), ("r", true), "{out}");
     for acronym in ["ADC", "B.B.C."] {
