@@ -104,7 +104,7 @@ use crate::pos::category::CategoryModel;
 use crate::pos::PosTagger;
 use crate::text::names::{remember_cues, NameMemory};
 use crate::text::targets::{is_auxiliary, is_existential, AUXILIARY_VERBS};
-use crate::text::{choose_lemma, split_sentences, MweMatch, MweMatcher, TargetTable};
+use crate::text::{choose_lemma, model_form, split_sentences, MweMatch, MweMatcher, TargetTable};
 use crate::wordnet::{Inventory, Pos};
 
 pub mod align;
@@ -252,10 +252,16 @@ impl Pipeline<'_> {
         let sentences = split_sentences(text);
         // Steps 1–1b for every sentence first, so that step 1c (the
         // encoder, `--pos-probe`) reads them in one batch.
-        let mut steps: Vec<SentenceCategories> = sentences
+        // The models read SemCor's ASCII quotes and apostrophes
+        // ([`model_form`]); tokens keep the text as written.
+        let forms: Vec<Vec<std::borrow::Cow<str>>> = sentences
             .iter()
-            .map(|raw| {
-                let words: Vec<&str> = raw.iter().map(|t| t.text.as_str()).collect();
+            .map(|raw| raw.iter().map(|t| model_form(&t.text)).collect())
+            .collect();
+        let mut steps: Vec<SentenceCategories> = forms
+            .iter()
+            .map(|forms| {
+                let words: Vec<&str> = forms.iter().map(|w| w.as_ref()).collect();
                 self.categories(words, &mut memo)
             })
             .collect();

@@ -775,6 +775,61 @@ Some forms, e. g. languages, i. e. codes, count.\n"
     assert_eq!(rows_of("i. e.")[0][6], "i.e.", "{out}");
 }
 
+/// Text typeset with curly apostrophes finds WordNet's ASCII spellings:
+/// `o’clock` and `bull’s-eye` were no lemma at all, so no target.
+#[test]
+fn typographic_apostrophes_find_wordnet_lemmas() {
+    let text = "We met at five o\u{2019}clock and he hit the bull\u{2019}s-eye.\n".as_bytes();
+    let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
+    assert_eq!(code, 0, "{err}");
+    let row = |w: &str| -> Vec<String> {
+        out.lines()
+            .map(|l| l.split('\t').map(str::to_string).collect::<Vec<_>>())
+            .find(|r| r.get(5).map(String::as_str) == Some(w))
+            .unwrap_or_else(|| panic!("no row for {w}: {out}"))
+    };
+    let clock = row("o\u{2019}clock");
+    assert_eq!(
+        (clock[6].as_str(), clock[7].as_str()),
+        ("o'clock", "r"),
+        "{out}"
+    );
+    assert!(clock[8].starts_with("o'clock%4"), "{out}");
+    let eye = row("bull\u{2019}s-eye");
+    assert_eq!(
+        (eye[6].as_str(), eye[7].as_str()),
+        ("bull's-eye", "n"),
+        "{out}"
+    );
+}
+
+/// Typeset text is tagged as its ASCII spelling is: the models were
+/// learned on SemCor's `` `` `` / `''` / `'`, and read a curly quote or
+/// apostrophe as an unknown word (`the Grizzlies’ winning streak` made
+/// `Grizzlies` WordNet's grizzly bear, where `Grizzlies '` is a group).
+#[test]
+fn typeset_text_is_tagged_as_its_ascii_spelling() {
+    let ascii = "It was Nischwitz ' third straight victory and ran the Grizzlies ' winning streak to four. \
+He said, ``They can't win at Ebbetts Field -- not today.''\n";
+    let typeset = "It was Nischwitz \u{2019} third straight victory and ran the Grizzlies \u{2019} winning streak to four. \
+He said, \u{201C}They can\u{2019}t win at Ebbetts Field \u{2014} not today.\u{201D}\n";
+    let columns = |text: &str| -> Vec<(String, String, String)> {
+        let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text.as_bytes());
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .skip(1)
+            .map(|l| {
+                let r: Vec<&str> = l.split('\t').collect();
+                // Punctuation and clitics keep their own spelling as lemma.
+                let lemma = r[6].replace('\u{2019}', "'");
+                (lemma, r[7].to_string(), r[8].to_string())
+            })
+            .filter(|(l, _, _)| l.chars().any(char::is_alphanumeric))
+            .collect()
+    };
+    assert_eq!(columns(typeset), columns(ascii));
+}
+
 /// Names linked by `of`/`for` are one unit, as SemCor's annotators make
 /// them (`Office of Business Economics`, `Banks for Cooperatives`: the
 /// name runs stopped at `of`, leaving `Office` a common noun), but a

@@ -159,6 +159,24 @@ pub(crate) fn is_separator(c: char) -> bool {
         || matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
 }
 
+/// A token as the models read it: typographic quotes and apostrophes in
+/// the ASCII forms of SemCor, on which the tagger, the category, name and
+/// multiword models were learned — `“` → ` `` `, `”` → `''`, a lone `‘` →
+/// `` ` ``, `’` → `'` (alone or inside a word: `don’t`'s `n’t`, `o’clock`),
+/// a lone `—` → `--`. Output keeps the text as written; only what the
+/// models see changes. Borrowed unchanged for anything else.
+pub fn model_form(token: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    match token {
+        "\u{201C}" => Cow::Borrowed("``"),
+        "\u{201D}" => Cow::Borrowed("''"),
+        "\u{2018}" => Cow::Borrowed("`"),
+        "\u{2014}" => Cow::Borrowed("--"),
+        _ if token.contains('\u{2019}') => Cow::Owned(token.replace('\u{2019}', "'")),
+        _ => Cow::Borrowed(token),
+    }
+}
+
 /// Split `text` into tokens; see the module documentation for the rules.
 /// Offsets are byte offsets into `text`, and `&text[t.start..t.end] ==
 /// t.text` for every token. Never panics; linear time.
@@ -385,6 +403,31 @@ pub(crate) fn is_abbreviation(tok: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn model_forms_are_semcor_ascii() {
+        use super::model_form;
+        let forms: Vec<String> = [
+            "\u{201C}",
+            "Hi",
+            "\u{201D}",
+            "\u{2018}",
+            "n\u{2019}t",
+            "\u{2019}s",
+            "o\u{2019}clock",
+            "\u{2014}",
+            "plain",
+            "``",
+        ]
+        .iter()
+        .map(|w| model_form(w).into_owned())
+        .collect();
+        assert_eq!(
+            forms,
+            ["``", "Hi", "''", "`", "n't", "'s", "o'clock", "--", "plain", "``"]
+        );
+        assert!(matches!(model_form("plain"), std::borrow::Cow::Borrowed(_)));
+    }
+
     use super::*;
 
     fn words(text: &str) -> Vec<String> {

@@ -331,7 +331,7 @@ impl Inventory {
         }
         let normal = lemma
             .chars()
-            .all(|c| !c.is_uppercase() && !c.is_whitespace())
+            .all(|c| !c.is_uppercase() && !c.is_whitespace() && morphy::index_char(c).is_none())
             && !lemma.contains("__");
         !normal && cat.senses.contains_key(morphy::normalize(lemma).as_str())
     }

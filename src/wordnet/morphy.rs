@@ -69,13 +69,26 @@ fn filter_forms(lex: &impl Lexicon, forms: &[String], pos: Pos) -> Vec<String> {
     out
 }
 
+/// The ASCII character WordNet's index writes for a typographic one:
+/// the curly apostrophes and the modifier letter apostrophe (`o’clock`,
+/// `bull’s-eye`) are `'`, the Unicode hyphens `-`.
+pub fn index_char(c: char) -> Option<char> {
+    match c {
+        '\u{2018}' | '\u{2019}' | '\u{02BC}' => Some('\''),
+        '\u{2010}' | '\u{2011}' => Some('-'),
+        _ => None,
+    }
+}
+
 /// Normalise a word as WordNet's index spells lemmas: lower case, runs of
-/// spaces become one `_`.
+/// spaces become one `_`, typographic apostrophes and hyphens their ASCII
+/// forms ([`index_char`]).
 pub fn normalize(word: &str) -> String {
     let lower = word.trim().to_lowercase();
     let mut out = String::with_capacity(lower.len());
     let mut last_sep = false;
     for c in lower.chars() {
+        let c = index_char(c).unwrap_or(c);
         if c == ' ' || c == '_' {
             if !last_sep {
                 out.push('_');
@@ -248,5 +261,17 @@ mod tests {
         assert_eq!(morphy(&t, "took place", Pos::Verb), vec!["take_place"]);
         assert_eq!(morphy(&t, "took_place", Pos::Verb), vec!["take_place"]);
         assert_eq!(morphy(&t, "Took  Place", Pos::Verb), vec!["take_place"]);
+    }
+
+    /// Text typeset with curly apostrophes and Unicode hyphens finds the
+    /// lemmas WordNet spells in ASCII.
+    #[test]
+    fn typographic_apostrophes_and_hyphens() {
+        assert_eq!(normalize("o\u{2019}clock"), "o'clock");
+        assert_eq!(normalize("Bull\u{2018}s\u{2010}eye"), "bull's-eye");
+        assert_eq!(normalize("rock \u{02BC}n\u{02BC} roll"), "rock_'n'_roll");
+        let mut t = toy();
+        t.lemmas.insert(("o'clock".to_string(), Pos::Adv));
+        assert_eq!(morphy(&t, "o\u{2019}clock", Pos::Adv), vec!["o'clock"]);
     }
 }
