@@ -213,7 +213,7 @@ impl<'a> TagWriter<'a> {
                                 Cow::Owned(ti.to_string()),
                                 Cow::Owned(start.to_string()),
                                 Cow::Owned(end.to_string()),
-                                Cow::Borrowed(t.text.as_str()),
+                                one_line(&t.text),
                                 Cow::Borrowed(t.lemma.as_deref().unwrap_or_default()),
                                 t.pos
                                     .map_or(Cow::Borrowed("-"), |p| Cow::Owned(p.to_string())),
@@ -334,5 +334,30 @@ impl<'a> TagWriter<'a> {
             }
         }
         Ok(out)
+    }
+}
+
+/// A TSV `text` field on one line: a multiword that a line break splits in
+/// the input (`of` / `course` of hard-wrapped text) is written with its
+/// whitespace runs as one space, so every row stays one line for `cut`,
+/// `awk` and `grep`; `start`/`end` still give the exact bytes, and jsonl
+/// keeps the text as written.
+fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.contains(['\n', '\r', '\t']) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn text_fields_stay_on_one_line() {
+        assert_eq!(one_line("of\ncourse"), "of course");
+        assert_eq!(one_line("Los \r\n  Angeles"), "Los Angeles");
+        assert_eq!(one_line("New York"), "New York");
+        assert!(matches!(one_line("plain"), std::borrow::Cow::Borrowed(_)));
     }
 }

@@ -231,6 +231,34 @@ fn the_notes_sentences_get_the_financial_and_the_sloping_land_bank() {
 
 /// Every target row says who decided and how, or that the method abstained;
 /// a quote token is quoted so csv readers keep the columns.
+/// Hard-wrapped text joins a multiword across the line break, and its TSV
+/// row stays one line (the text with a space; `start`/`end` give the
+/// bytes, line break included), so line tools read every row.
+#[test]
+fn a_multiword_across_a_line_break_stays_one_tsv_line() {
+    let text = "He said that of\ncourse it was in Los\nAngeles.\n";
+    let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let width = lines[0].split('\t').count();
+    for l in &lines {
+        assert_eq!(l.split('\t').count(), width, "a broken row: {l:?} in {out}");
+    }
+    for (shown, lemma, bytes) in [
+        ("of course", "of_course", "of\ncourse"),
+        ("Los Angeles", "los_angeles", "Los\nAngeles"),
+    ] {
+        let r: Vec<&str> = lines
+            .iter()
+            .map(|l| l.split('\t').collect::<Vec<_>>())
+            .find(|r| r[5] == shown)
+            .unwrap_or_else(|| panic!("no row for {shown}: {out}"));
+        assert_eq!(r[6], lemma, "{out}");
+        let (start, end): (usize, usize) = (r[3].parse().unwrap(), r[4].parse().unwrap());
+        assert_eq!(&text[start..end], bytes);
+    }
+}
+
 #[test]
 fn target_rows_say_who_decided_and_quotes_are_quoted() {
     let (code, out, err) = run_stdin(
