@@ -391,7 +391,9 @@ impl Pipeline<'_> {
                 let t = &raw[i];
                 tokens.push(Token {
                     text: t.text.clone(),
-                    lemma: Some(lemmas[i].clone().unwrap_or_else(|| t.text.to_lowercase())),
+                    // A word WordNet lacks is its own lemma, in the models'
+                    // spelling (`’s` → `'s`, as Naive Bayes learned it).
+                    lemma: Some(lemmas[i].clone().unwrap_or_else(|| words[i].to_lowercase())),
                     tag: Some(tags[i].clone()),
                     pos: poses[i],
                     span: Some((base + t.start, base + t.end)),

@@ -74,6 +74,9 @@ pub(super) fn normalize<'a>(raw: &'a str, buf: &'a mut String) -> &'a str {
     for c in raw.chars() {
         if c == ' ' {
             buf.push('_');
+        } else if let Some(ascii) = crate::wordnet::morphy::index_char(c) {
+            // Typeset apostrophes and hyphens as SemCor writes them.
+            buf.push(ascii);
         } else {
             buf.extend(c.to_lowercase());
         }
@@ -417,6 +420,7 @@ mod tests {
         assert_eq!(normalize("Rock & Roll", &mut b), "rock_&_roll");
         assert_eq!(normalize("ÉTÉ", &mut b), "été");
         assert_eq!(normalize("plain", &mut b), "plain");
+        assert_eq!(normalize("N\u{2019}t", &mut b), "n't");
         let t = |tag: &str| coarse_tag(&tok("x", None, tag));
         assert_eq!(t("PRP$"), "PRON");
         assert_eq!(t("NNS"), "NOUN");
