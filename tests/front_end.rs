@@ -830,6 +830,24 @@ He said, \u{201C}They can\u{2019}t win at Ebbetts Field \u{2014} not today.\u{20
     assert_eq!(columns(typeset), columns(ascii));
 }
 
+/// Text written all in lower case keeps its pronoun: a lone `i` was a
+/// noun target (WordNet's iodine) every time.
+#[test]
+fn lower_case_i_is_the_pronoun() {
+    let (code, out, err) = run_stdin(
+        tag().args(["--method", "mfs"]),
+        b"i think i will go home because i am tired.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    let is: Vec<&Vec<&str>> = rows.iter().filter(|r| r[5] == "i").collect();
+    assert_eq!(is.len(), 3, "{out}");
+    for r in is {
+        assert_eq!((r[7], r[8]), ("-", "-"), "{out}");
+    }
+    assert!(rows.iter().any(|r| r[6] == "think" && r[7] == "v"), "{out}");
+}
+
 /// Names linked by `of`/`for` are one unit, as SemCor's annotators make
 /// them (`Office of Business Economics`, `Banks for Cooperatives`: the
 /// name runs stopped at `of`, leaving `Office` a common noun), but a

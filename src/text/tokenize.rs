@@ -163,8 +163,10 @@ pub(crate) fn is_separator(c: char) -> bool {
 /// the ASCII forms of SemCor, on which the tagger, the category, name and
 /// multiword models were learned — `“` → ` `` `, `”` → `''`, a lone `‘` →
 /// `` ` ``, `’` → `'` (alone or inside a word: `don’t`'s `n’t`, `o’clock`),
-/// a lone `—` → `--`. Output keeps the text as written; only what the
-/// models see changes. Borrowed unchanged for anything else.
+/// a lone `—` → `--`; and a lone lower-case `i` → `I`, the pronoun of text
+/// written all in lower case (chat, transcripts), which the tagger read
+/// as a noun and WordNet as iodine. Output keeps the text as written;
+/// only what the models see changes. Borrowed unchanged for anything else.
 pub fn model_form(token: &str) -> std::borrow::Cow<'_, str> {
     use std::borrow::Cow;
     match token {
@@ -172,6 +174,7 @@ pub fn model_form(token: &str) -> std::borrow::Cow<'_, str> {
         "\u{201D}" => Cow::Borrowed("''"),
         "\u{2018}" => Cow::Borrowed("`"),
         "\u{2014}" => Cow::Borrowed("--"),
+        "i" => Cow::Borrowed("I"),
         _ if token.contains('\u{2019}') => Cow::Owned(token.replace('\u{2019}', "'")),
         _ => Cow::Borrowed(token),
     }
@@ -426,6 +429,7 @@ mod tests {
             ["``", "Hi", "''", "`", "n't", "'s", "o'clock", "--", "plain", "``"]
         );
         assert!(matches!(model_form("plain"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!((&*model_form("i"), &*model_form("it")), ("I", "it"));
     }
 
     use super::*;
