@@ -113,6 +113,7 @@ pub mod learn;
 mod names;
 pub mod particles;
 mod probe;
+pub mod truecase;
 
 pub use align::{align_raw, RawAlignment, RawBreakdown, RawOutcome};
 pub use alternatives::resolve_alternatives;
@@ -254,9 +255,22 @@ impl Pipeline<'_> {
         // encoder, `--pos-probe`) reads them in one batch.
         // The models read SemCor's ASCII quotes and apostrophes
         // ([`model_form`]); tokens keep the text as written.
+        // A sentence written all in capitals is read recased
+        // ([`truecase`]).
         let forms: Vec<Vec<std::borrow::Cow<str>>> = sentences
             .iter()
-            .map(|raw| raw.iter().map(|t| model_form(&t.text)).collect())
+            .map(|raw| {
+                let forms: Vec<std::borrow::Cow<str>> =
+                    raw.iter().map(|t| model_form(&t.text)).collect();
+                if !truecase::is_shouted(&forms) {
+                    return forms;
+                }
+                forms
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, w)| truecase::recase(self.inv, w, i == 0))
+                    .collect()
+            })
             .collect();
         let mut steps: Vec<SentenceCategories> = forms
             .iter()

@@ -848,6 +848,30 @@ fn lower_case_i_is_the_pronoun() {
     assert!(rows.iter().any(|r| r[6] == "think" && r[7] == "v"), "{out}");
 }
 
+/// A sentence in capitals is read as ordinary text would be: `THE` and
+/// `TO` were `group`s (unknown acronyms) and every word a proper noun.
+#[test]
+fn a_sentence_in_capitals_is_read_recased() {
+    let (code, out, err) = run_stdin(
+        tag().args(["--method", "mfs"]),
+        b"THE GRAND JURY SAID IT WOULD APPEAL TO THE U.S. SUPREME COURT.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    let row = |w: &str| {
+        rows.iter()
+            .find(|r| r[5] == w)
+            .unwrap_or_else(|| panic!("no row for {w}: {out}"))
+    };
+    for function_word in ["THE", "IT", "TO"] {
+        assert_eq!(row(function_word)[8], "-", "{function_word}: {out}");
+    }
+    assert_eq!((row("SAID")[6], row("SAID")[7]), ("say", "v"), "{out}");
+    assert_eq!(row("GRAND JURY")[6], "grand_jury", "{out}");
+    assert_eq!(row("SUPREME COURT")[6], "supreme_court", "{out}");
+    assert_eq!(row("U.S.")[6], "u.s.", "{out}");
+}
+
 /// Names linked by `of`/`for` are one unit, as SemCor's annotators make
 /// them (`Office of Business Economics`, `Banks for Cooperatives`: the
 /// name runs stopped at `of`, leaving `Office` a common noun), but a

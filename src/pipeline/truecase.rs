@@ -1,0 +1,121 @@
+//! Text in capitals (`THE JURY SAID IT WOULD APPEAL`: headlines, telegrams,
+//! old records) read in the case ordinary text would have.
+//!
+//! Every model of the front end learned on SemCor's mixed-case text, where
+//! a capital marks a name: on a sentence written all in capitals the tagger
+//! called every word a proper noun, and the acronym rule then made `THE`,
+//! `AND` and `TO` a `group` (60 kB of SemCor text in capitals: 2,977 of
+//! 7,507 targets and candidate words changed against its own spelling).
+//! A sentence is *shouted* when it has at least two words of two or more
+//! letters and none of its letters is lower case; its words then reach
+//! the models recased by [`recase`] (the output keeps the text as written).
+
+use std::borrow::Cow;
+
+use crate::text::is_stop_word;
+use crate::wordnet::{Inventory, Pos};
+
+/// Is this sentence (the models' forms of its tokens) written all in
+/// capitals? At least two words of two or more letters, no lower-case
+/// letter anywhere.
+pub fn is_shouted<S: AsRef<str>>(words: &[S]) -> bool {
+    let mut long = 0;
+    for w in words {
+        let w = w.as_ref();
+        if w.chars().any(char::is_lowercase) {
+            return false;
+        }
+        long += (w.chars().filter(|c| c.is_alphabetic()).count() >= 2) as usize;
+    }
+    long >= 2
+}
+
+/// The case a capitalised word would have in ordinary text: a stop word or
+/// a clitic (`THE`, `'S`) in lower case; a word WordNet spells in capitals
+/// (`GNP`, `U.S.`) as it is; a word WordNet has in lower case (`JURY`) in
+/// lower case, one it has only capitalised (`ATLANTA`) capitalised; a word
+/// WordNet lacks capitalised, as a name. The sentence's first word gets a
+/// capital as ordinary text would.
+pub fn recase<'a>(inv: &Inventory, word: Cow<'a, str>, first: bool) -> Cow<'a, str> {
+    if !word.chars().any(char::is_alphabetic) {
+        return word;
+    }
+    let lower = word.to_lowercase();
+    if lower == "i" {
+        // The pronoun (`model_form` reads a lone `i` so too).
+        return Cow::Owned("I".to_string());
+    }
+    let spelled = if is_stop_word(&lower) || lower.starts_with('\'') {
+        Spelling::Lower
+    } else {
+        wordnet_spelling(inv, &word, &lower)
+    };
+    let out = match spelled {
+        Spelling::AsIs => return word,
+        Spelling::Lower if first => capitalise(&lower),
+        Spelling::Lower => lower,
+        Spelling::Capitalised => capitalise(&lower),
+    };
+    Cow::Owned(out)
+}
+
+enum Spelling {
+    AsIs,
+    Lower,
+    Capitalised,
+}
+
+/// How WordNet writes `word` (`lower` is its lower case) in the synsets
+/// of its senses, over all categories: in capitals when any of them does,
+/// else in lower case when any does, else capitalised (also for a word
+/// WordNet lacks).
+fn wordnet_spelling(inv: &Inventory, word: &str, lower: &str) -> Spelling {
+    let mut lower_seen = false;
+    for pos in Pos::ALL {
+        for sense in inv.lookup(lower, pos) {
+            let lemma = sense.key.split('%').next().unwrap_or("");
+            let Some(syn) = inv.get(sense.synset) else {
+                continue;
+            };
+            for w in syn
+                .words
+                .iter()
+                .filter(|w| w.lemma.eq_ignore_ascii_case(lemma))
+            {
+                if w.lemma == word && w.lemma.chars().filter(|c| c.is_alphabetic()).count() >= 2 {
+                    return Spelling::AsIs;
+                }
+                lower_seen |= !w.lemma.chars().any(char::is_uppercase);
+            }
+        }
+    }
+    if lower_seen {
+        Spelling::Lower
+    } else {
+        Spelling::Capitalised
+    }
+}
+
+fn capitalise(lower: &str) -> String {
+    let mut c = lower.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shouted_sentences() {
+        assert!(is_shouted(&["THE", "JURY", "SAID", "."]));
+        assert!(!is_shouted(&["The", "JURY", "said"]));
+        assert!(
+            !is_shouted(&["MODEST", "."]),
+            "one word is a heading, not a sentence"
+        );
+        assert!(!is_shouted(&["I", "A", "."]));
+    }
+}
