@@ -775,32 +775,37 @@ Some forms, e. g. languages, i. e. codes, count.\n"
     assert_eq!(rows_of("i. e.")[0][6], "i.e.", "{out}");
 }
 
+/// `wsd tag --method mfs` on `text`: its TSV output (the exit code checked).
+fn tag_mfs(text: &[u8]) -> String {
+    let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+/// The TSV rows of `out`, fields split.
+fn tsv_rows(out: &str) -> Vec<Vec<&str>> {
+    out.lines().map(|l| l.split('\t').collect()).collect()
+}
+
+/// The first row whose text is `w` (a panic naming it otherwise).
+fn row_of<'r, 'a>(rows: &'r [Vec<&'a str>], w: &str) -> &'r [&'a str] {
+    rows.iter()
+        .find(|r| r.get(5) == Some(&w))
+        .unwrap_or_else(|| panic!("no row for {w}: {rows:?}"))
+}
+
 /// Text typeset with curly apostrophes finds WordNet's ASCII spellings:
 /// `o’clock` and `bull’s-eye` were no lemma at all, so no target.
 #[test]
 fn typographic_apostrophes_find_wordnet_lemmas() {
-    let text = "We met at five o\u{2019}clock and he hit the bull\u{2019}s-eye.\n".as_bytes();
-    let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text);
-    assert_eq!(code, 0, "{err}");
-    let row = |w: &str| -> Vec<String> {
-        out.lines()
-            .map(|l| l.split('\t').map(str::to_string).collect::<Vec<_>>())
-            .find(|r| r.get(5).map(String::as_str) == Some(w))
-            .unwrap_or_else(|| panic!("no row for {w}: {out}"))
-    };
-    let clock = row("o\u{2019}clock");
-    assert_eq!(
-        (clock[6].as_str(), clock[7].as_str()),
-        ("o'clock", "r"),
-        "{out}"
-    );
+    let out =
+        tag_mfs("We met at five o\u{2019}clock and he hit the bull\u{2019}s-eye.\n".as_bytes());
+    let rows = tsv_rows(&out);
+    let clock = row_of(&rows, "o\u{2019}clock");
+    assert_eq!((clock[6], clock[7]), ("o'clock", "r"), "{out}");
     assert!(clock[8].starts_with("o'clock%4"), "{out}");
-    let eye = row("bull\u{2019}s-eye");
-    assert_eq!(
-        (eye[6].as_str(), eye[7].as_str()),
-        ("bull's-eye", "n"),
-        "{out}"
-    );
+    let eye = row_of(&rows, "bull\u{2019}s-eye");
+    assert_eq!((eye[6], eye[7]), ("bull's-eye", "n"), "{out}");
 }
 
 /// Typeset text is tagged as its ASCII spelling is: the models were
@@ -814,12 +819,10 @@ He said, ``They can't win at Ebbetts Field -- not today.''\n";
     let typeset = "It was Nischwitz \u{2019} third straight victory and ran the Grizzlies \u{2019} winning streak to four. \
 He said, \u{201C}They can\u{2019}t win at Ebbetts Field \u{2014} not today.\u{201D}\n";
     let columns = |text: &str| -> Vec<(String, String, String)> {
-        let (code, out, err) = run_stdin(tag().args(["--method", "mfs"]), text.as_bytes());
-        assert_eq!(code, 0, "{err}");
-        out.lines()
+        tsv_rows(&tag_mfs(text.as_bytes()))
+            .into_iter()
             .skip(1)
-            .map(|l| {
-                let r: Vec<&str> = l.split('\t').collect();
+            .map(|r| {
                 // Punctuation and clitics keep their own spelling as lemma.
                 let lemma = r[6].replace('\u{2019}', "'");
                 (lemma, r[7].to_string(), r[8].to_string())
@@ -834,12 +837,8 @@ He said, \u{201C}They can\u{2019}t win at Ebbetts Field \u{2014} not today.\u{20
 /// noun target (WordNet's iodine) every time.
 #[test]
 fn lower_case_i_is_the_pronoun() {
-    let (code, out, err) = run_stdin(
-        tag().args(["--method", "mfs"]),
-        b"i think i will go home because i am tired.\n",
-    );
-    assert_eq!(code, 0, "{err}");
-    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
+    let out = tag_mfs(b"i think i will go home because i am tired.\n");
+    let rows = tsv_rows(&out);
     let is: Vec<&Vec<&str>> = rows.iter().filter(|r| r[5] == "i").collect();
     assert_eq!(is.len(), 3, "{out}");
     for r in is {
@@ -852,17 +851,9 @@ fn lower_case_i_is_the_pronoun() {
 /// `TO` were `group`s (unknown acronyms) and every word a proper noun.
 #[test]
 fn a_sentence_in_capitals_is_read_recased() {
-    let (code, out, err) = run_stdin(
-        tag().args(["--method", "mfs"]),
-        b"THE GRAND JURY SAID IT WOULD APPEAL TO THE U.S. SUPREME COURT.\n",
-    );
-    assert_eq!(code, 0, "{err}");
-    let rows: Vec<Vec<&str>> = out.lines().map(|l| l.split('\t').collect()).collect();
-    let row = |w: &str| {
-        rows.iter()
-            .find(|r| r[5] == w)
-            .unwrap_or_else(|| panic!("no row for {w}: {out}"))
-    };
+    let out = tag_mfs(b"THE GRAND JURY SAID IT WOULD APPEAL TO THE U.S. SUPREME COURT.\n");
+    let rows = tsv_rows(&out);
+    let row = |w: &str| row_of(&rows, w);
     for function_word in ["THE", "IT", "TO"] {
         assert_eq!(row(function_word)[8], "-", "{function_word}: {out}");
     }

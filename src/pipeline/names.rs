@@ -308,12 +308,8 @@ pub fn common_only_name(inv: &Inventory, word: &str, tag: &str) -> Option<String
     name_lemma(word, tag)?;
     let senses = inv.lookup(word, Pos::Noun);
     let capitalised = senses.iter().any(|s| {
-        let lemma = s.key.split('%').next().unwrap_or("");
-        inv.get(s.synset).is_some_and(|syn| {
-            syn.words.iter().any(|w| {
-                w.lemma.eq_ignore_ascii_case(lemma) && w.lemma.chars().any(char::is_uppercase)
-            })
-        })
+        inv.written_forms(s)
+            .any(|w| w.chars().any(char::is_uppercase))
     });
     (!senses.is_empty() && !capitalised).then(|| "person".to_string())
 }

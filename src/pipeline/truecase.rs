@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use crate::text::is_stop_word;
+use crate::text::{is_stop_word, model_form, RawToken};
 use crate::wordnet::{Inventory, Pos};
 
 /// Is this sentence (the models' forms of its tokens) written all in
@@ -28,6 +28,20 @@ pub fn is_shouted<S: AsRef<str>>(words: &[S]) -> bool {
         long += (w.chars().filter(|c| c.is_alphabetic()).count() >= 2) as usize;
     }
     long >= 2
+}
+
+/// The words of a sentence as the models read them: each token's
+/// [`model_form`], recased ([`recase`]) when the sentence is shouted.
+pub fn model_words<'t>(inv: &Inventory, raw: &'t [RawToken]) -> Vec<Cow<'t, str>> {
+    let forms: Vec<Cow<str>> = raw.iter().map(|t| model_form(&t.text)).collect();
+    if !is_shouted(&forms) {
+        return forms;
+    }
+    forms
+        .into_iter()
+        .enumerate()
+        .map(|(i, w)| recase(inv, w, i == 0))
+        .collect()
 }
 
 /// The case a capitalised word would have in ordinary text: a stop word or
@@ -73,19 +87,11 @@ fn wordnet_spelling(inv: &Inventory, word: &str, lower: &str) -> Spelling {
     let mut lower_seen = false;
     for pos in Pos::ALL {
         for sense in inv.lookup(lower, pos) {
-            let lemma = sense.key.split('%').next().unwrap_or("");
-            let Some(syn) = inv.get(sense.synset) else {
-                continue;
-            };
-            for w in syn
-                .words
-                .iter()
-                .filter(|w| w.lemma.eq_ignore_ascii_case(lemma))
-            {
-                if w.lemma == word && w.lemma.chars().filter(|c| c.is_alphabetic()).count() >= 2 {
+            for w in inv.written_forms(sense) {
+                if w == word && w.chars().filter(|c| c.is_alphabetic()).count() >= 2 {
                     return Spelling::AsIs;
                 }
-                lower_seen |= !w.lemma.chars().any(char::is_uppercase);
+                lower_seen |= !w.chars().any(char::is_uppercase);
             }
         }
     }

@@ -542,14 +542,13 @@ pub fn word_features_less<S: AsRef<str>>(
     } else {
         let mut any_cap = false;
         for s in &senses {
-            let lemma = s.key.split('%').next().unwrap_or("");
             let Some(syn) = inv.get(s.synset) else {
                 continue;
             };
-            let cap = syn.words.iter().any(|x| {
-                x.lemma.eq_ignore_ascii_case(lemma) && x.lemma.chars().any(char::is_uppercase)
-            });
-            if cap {
+            if inv
+                .written_forms(s)
+                .any(|w| w.chars().any(char::is_uppercase))
+            {
                 any_cap = true;
                 let lex = crate::wordnet::lexname(syn.lex_filenum);
                 let inst = syn.related(PointerKind::InstanceHypernym).next().is_some();

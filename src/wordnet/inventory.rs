@@ -366,6 +366,18 @@ impl Inventory {
         })
     }
 
+    /// How the synset of `sense` writes its lemma (case kept, `_` for
+    /// spaces: `Mike`'s noun sense is written `mike`, `GNP`'s `GNP`): every
+    /// word of the synset that is the sense key's lemma but for case.
+    pub fn written_forms<'s>(&'s self, sense: &'s Sense) -> impl Iterator<Item = &'s str> + 's {
+        let lemma = sense.key.split('%').next().unwrap_or("");
+        self.get(sense.synset)
+            .into_iter()
+            .flat_map(|syn| syn.words.iter())
+            .map(|w| w.lemma.as_str())
+            .filter(move |w| w.eq_ignore_ascii_case(lemma))
+    }
+
     /// The synset of a sense key, with the key's sense number and tag count.
     pub fn sense_by_key(&self, key: &str) -> Option<(&Synset, u16, u32)> {
         let r = self.keys.get(key)?;
