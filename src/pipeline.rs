@@ -109,6 +109,7 @@ use crate::wordnet::{Inventory, Pos};
 
 pub mod align;
 mod alternatives;
+pub mod hyphens;
 pub mod learn;
 mod names;
 pub mod particles;

@@ -889,3 +889,30 @@ The Church of England spoke.\n";
     assert_eq!(lemma_of("of"), "of", "{out}");
     assert_eq!(lemma_of("Church of England"), "church_of_england", "{out}");
 }
+
+/// A word hyphenated at a line end (hard-wrapped or PDF-extracted text)
+/// is read as the word: with its hyphen when WordNet writes it so
+/// (`well-known`), without when the hyphen was the typesetter's
+/// (`con-`⏎`tinued`, a soft hyphen), and the rows say what the unbroken
+/// text says. Before, `con` was a verb target and `tinued` no word.
+#[test]
+fn words_hyphenated_at_a_line_end_are_read_whole() {
+    let broken = "The well-\nknown judge con-\ntinued the inves\u{AD}tigation of the self-\nmade man's accounts.\n";
+    let whole =
+        "The well-known judge continued the investigation of the self-made man's accounts.\n";
+    let senses = |out: &str| -> Vec<(String, String, String)> {
+        tsv_rows(out)
+            .iter()
+            .skip(1)
+            .map(|r| (r[6].to_string(), r[7].to_string(), r[8].to_string()))
+            .collect()
+    };
+    let (a, b) = (tag_mfs(broken.as_bytes()), tag_mfs(whole.as_bytes()));
+    assert_eq!(senses(&a), senses(&b), "{a}\n{b}");
+    let rows = tsv_rows(&a);
+    let r = row_of(&rows, "con- tinued");
+    assert_eq!((r[6], r[7]), ("continue", "v"), "{a}");
+    let (start, end): (usize, usize) = (r[3].parse().unwrap(), r[4].parse().unwrap());
+    assert_eq!(&broken[start..end], "con-\ntinued");
+    assert_eq!(row_of(&rows, "well- known")[6], "well-known", "{a}");
+}

@@ -31,9 +31,17 @@ pub fn is_shouted<S: AsRef<str>>(words: &[S]) -> bool {
 }
 
 /// The words of a sentence as the models read them: each token's
-/// [`model_form`], recased ([`recase`]) when the sentence is shouted.
+/// [`model_form`] (a word hyphenated at a line end as WordNet writes it,
+/// [`super::hyphens::line_break_form`]), recased ([`recase`]) when the
+/// sentence is shouted.
 pub fn model_words<'t>(inv: &Inventory, raw: &'t [RawToken]) -> Vec<Cow<'t, str>> {
-    let forms: Vec<Cow<str>> = raw.iter().map(|t| model_form(&t.text)).collect();
+    let forms: Vec<Cow<str>> = raw
+        .iter()
+        .map(|t| match model_form(&t.text) {
+            form if t.text.contains('\n') => super::hyphens::line_break_form(inv, &t.text, form),
+            form => form,
+        })
+        .collect();
     if !is_shouted(&forms) {
         return forms;
     }

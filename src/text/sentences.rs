@@ -12,9 +12,11 @@
 //! 3. A token the tokeniser kept as an abbreviation (`Mr.`, `U.S.`, `etc.`,
 //!    `Jan.`, an initial `J.` — see [`crate::text::tokenize()`]) ends the
 //!    sentence only when it is not a title-like abbreviation (`Mr.`, `Dr.`,
-//!    `e.g.`, `vs.` …, never) nor an initial, and the next token is
-//!    capitalised *and* a stop word (`The`, `He`, `But` …): `at Acme Inc.
-//!    The firm …` splits, `the U.S. Army` does not. At the end of the text
+//!    `e.g.`, `vs.` …, never), and the next token is capitalised *and* a
+//!    stop word (`The`, `He`, `But` …): `at Acme Inc. The firm …` splits,
+//!    `the U.S. Army` does not. After an initial (`J.`) the stop word must
+//!    also be one no name is spelled as (`… Plan B. The …` and `… M.`⏎
+//!    `Because …` split; `J. Will` does not). At the end of the text
 //!    an abbreviation simply ends the last sentence.
 //! 4. After a sentence end, closing quotes and brackets stay with the
 //!    sentence: `''`, `”`, `’`, `)`, `]`, `}` always, straight `"` and `'`
@@ -115,12 +117,24 @@ fn ends_sentence(t: &str, next: Option<&str>) -> bool {
         return true;
     };
     let stem = t[..t.len() - 1].to_lowercase();
-    let initial = stem.chars().count() == 1;
-    if initial || TITLES.contains(&stem.as_str()) {
+    if TITLES.contains(&stem.as_str()) {
         return false;
     }
-    starts_uppercase(next) && is_stop_word(next)
+    let opens = starts_uppercase(next) && is_stop_word(next);
+    if stem.chars().count() == 1 {
+        // An initial ends the sentence only before a word no name is
+        // spelled as: `… Plan B. The …`, `… M. Because …`, but `J. Will`,
+        // `D. Don` and the next initial stay in the name.
+        return opens
+            && next.chars().count() >= 2
+            && !NAME_STOP_WORDS.contains(&&*next.to_lowercase());
+    }
+    opens
 }
+
+/// Stop words that are also given names or surnames (`J. Will`, `R. Don`):
+/// after an initial they continue the name.
+const NAME_STOP_WORDS: &[&str] = &["can", "don", "ma", "will", "won"];
 
 #[cfg(test)]
 mod tests {
@@ -203,6 +217,15 @@ mod tests {
         assert_eq!(sents("The U.S. Army won."), ["The U.S. Army won ."]);
         assert_eq!(sents("She lives in the U.S."), ["She lives in the U.S."]);
         assert_eq!(sents("See No. 5. Next."), ["See No. 5 .", "Next ."]);
+        assert_eq!(
+            sents("He chose Plan B. The rest failed.\nIt was M.\nBecause of J. Will Smith."),
+            [
+                "He chose Plan B.",
+                "The rest failed .",
+                "It was M.",
+                "Because of J. Will Smith ."
+            ]
+        );
     }
 
     #[test]

@@ -35,8 +35,20 @@
 //!   character that is not whitespace is a token of its own (quotes,
 //!   brackets, `$`, `%`, symbols, emoji …).
 //!
+//! * A word hyphenated at the end of a line (`well-`⏎`known`,
+//!   `con-`⏎`tinued`, as hard-wrapped and PDF-extracted text breaks
+//!   words) is one token across the break when the line's next word starts
+//!   in lower case (or both halves in capitals, `Super-`⏎`Set`) and is
+//!   not `and`/`or`/`nor`/`to` (`nineteenth-`⏎`and twentieth-century`);
+//!   so is a word with a soft hyphen (U+00AD) inside
+//!   or at a line end. Its text is still the verbatim slice, break
+//!   included; [`model_form`] reads it without the break (`well-known`,
+//!   `con-tinued`), and the pipeline asks WordNet whether the hyphen
+//!   belongs to the word (`crate::pipeline::hyphens`).
+//!
 //! Whitespace, control characters and zero-width format characters
-//! (U+200B–U+200D, U+2060, U+FEFF) separate tokens and are never part of one.
+//! (U+200B–U+200D, U+2060, U+FEFF) separate tokens and are never part of
+//! one, but for the line break inside a word hyphenated at a line end.
 //!
 //! # Cost
 //!
@@ -165,7 +177,9 @@ pub(crate) fn is_separator(c: char) -> bool {
 /// `` ` ``, `’` → `'` (alone or inside a word: `don’t`'s `n’t`, `o’clock`),
 /// a lone `—` → `--`; and a lone lower-case `i` → `I`, the pronoun of text
 /// written all in lower case (chat, transcripts), which the tagger read
-/// as a noun and WordNet as iodine. Output keeps the text as written;
+/// as a noun and WordNet as iodine; a word broken at a line end without
+/// its break (`well-`⏎`known` → `well-known`, a soft hyphen dropped).
+/// Output keeps the text as written;
 /// only what the models see changes. Borrowed unchanged for anything else.
 pub fn model_form(token: &str) -> std::borrow::Cow<'_, str> {
     use std::borrow::Cow;
@@ -175,6 +189,11 @@ pub fn model_form(token: &str) -> std::borrow::Cow<'_, str> {
         "\u{2018}" => Cow::Borrowed("`"),
         "\u{2014}" => Cow::Borrowed("--"),
         "i" => Cow::Borrowed("I"),
+        // A word broken at a line end or by a soft hyphen, read whole.
+        _ if token.contains(['\u{AD}', '\n']) => {
+            let whole = token.replace(|c: char| c == '\u{AD}' || c.is_whitespace(), "");
+            Cow::Owned(model_form(&whole).into_owned())
+        }
         _ if token.contains('\u{2019}') => Cow::Owned(token.replace('\u{2019}', "'")),
         _ => Cow::Borrowed(token),
     }
@@ -197,6 +216,71 @@ pub fn tokenize(text: &str) -> Vec<RawToken> {
     }
     if let Some(s) = run_start {
         tokenize_run(text, s, text.len(), &mut out);
+    }
+    join_broken_words(text, out)
+}
+
+/// Hyphens that may break a word at a line end: ASCII, Unicode's hyphen
+/// (U+2010) and the soft hyphen (U+00AD, invisible unless the line breaks).
+fn is_break_hyphen(t: &str) -> bool {
+    matches!(t, "-" | "\u{2010}" | "\u{AD}")
+}
+
+/// Does the token end (`at_end`) or start with a letter?
+fn letter_at(t: &str, at_end: bool) -> bool {
+    let c = if at_end {
+        t.chars().next_back()
+    } else {
+        t.chars().next()
+    };
+    c.is_some_and(char::is_alphabetic)
+}
+
+/// Join the pieces of words broken by a hyphen at a line end, or by a soft
+/// hyphen anywhere: `word` `-` ⏎ `word` (one line break, the second word
+/// in lower case and no conjunction) and `word` `U+00AD` `word` become one
+/// token spanning them (see the module documentation).
+fn join_broken_words(text: &str, tokens: Vec<RawToken>) -> Vec<RawToken> {
+    let joins = |a: &RawToken, h: &RawToken, b: &RawToken| {
+        if a.end != h.start || !is_break_hyphen(&h.text) || !letter_at(&a.text, true) {
+            return false;
+        }
+        if !letter_at(&b.text, false) || b.end - a.start > MAX_TOKEN_BYTES {
+            return false;
+        }
+        let gap = &text[h.end..b.start];
+        if gap.is_empty() {
+            // Only a soft hyphen joins without a break (`con\u{AD}tinued`);
+            // the word pattern keeps other internal hyphens already.
+            return h.text == "\u{AD}";
+        }
+        gap.matches('\n').count() == 1
+            && gap
+                .chars()
+                .all(|c| c == '\n' || c == '\r' || c == ' ' || c == '\t')
+            && (b.text.starts_with(char::is_lowercase)
+                || a.text.starts_with(char::is_uppercase) && b.text.starts_with(char::is_uppercase))
+            && !matches!(b.text.as_str(), "and" | "or" | "nor" | "to")
+    };
+    if !tokens.windows(3).any(|w| joins(&w[0], &w[1], &w[2])) {
+        return tokens;
+    }
+    let mut out: Vec<RawToken> = Vec::with_capacity(tokens.len());
+    let mut rest = tokens.into_iter().peekable();
+    while let Some(t) = rest.next() {
+        out.push(t);
+        let n = out.len();
+        // `a` `-` are the last two pushed; is the next one `b`?
+        if n >= 2 {
+            if let Some(b) = rest.peek() {
+                if joins(&out[n - 2], &out[n - 1], b) {
+                    let b = rest.next().expect("peeked");
+                    out.truncate(n - 1);
+                    let a = out.pop().expect("two tokens");
+                    out.push(RawToken::new(text, a.start, b.end));
+                }
+            }
+        }
     }
     out
 }
@@ -508,6 +592,47 @@ mod tests {
         assert_eq!(words("bull's-eye"), ["bull's-eye"]);
         assert_eq!(words("-5 x- -y"), ["-", "5", "x", "-", "-", "y"]);
         assert_eq!(words("10-year-old"), ["10-year-old"]);
+    }
+
+    #[test]
+    fn words_broken_at_a_line_end() {
+        assert_eq!(
+            words("a well-\nknown con-\r\ntinued Super-\nSet man"),
+            ["a", "well-\nknown", "con-\r\ntinued", "Super-\nSet", "man"]
+        );
+        // A blank line, a capital after a lower-case half, a conjunction,
+        // a dash or no line break at all keep the pieces apart.
+        assert_eq!(words("well-\n\nknown"), ["well", "-", "known"]);
+        assert_eq!(words("pre-\nWar"), ["pre", "-", "War"]);
+        assert_eq!(words("pre-\nand post-war"), ["pre", "-", "and", "post-war"]);
+        assert_eq!(words("yes--\nno"), ["yes", "--", "no"]);
+        assert_eq!(words("yes- no"), ["yes", "-", "no"]);
+        // A soft hyphen joins with or without a line break.
+        assert_eq!(
+            words("con\u{AD}tinued con\u{AD}\ntinued"),
+            ["con\u{AD}tinued", "con\u{AD}\ntinued"]
+        );
+        for text in [
+            "a well-\nknown man",
+            "x-\ny-\nz",
+            "con\u{AD}\ntinued",
+            "a-\n",
+        ] {
+            let toks = tokenize(text);
+            for t in &toks {
+                assert_eq!(&text[t.start..t.end], t.text);
+            }
+        }
+        let forms: Vec<String> = [
+            "well-\nknown",
+            "con-\r\n  tinued",
+            "con\u{AD}tinued",
+            "don\u{2019}-\nt",
+        ]
+        .iter()
+        .map(|w| model_form(w).into_owned())
+        .collect();
+        assert_eq!(forms, ["well-known", "con-tinued", "continued", "don'-t"]);
     }
 
     #[test]
