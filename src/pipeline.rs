@@ -263,7 +263,7 @@ impl Pipeline<'_> {
         // tokens keep the text as written.
         let forms: Vec<Vec<std::borrow::Cow<str>>> = sentences
             .iter()
-            .map(|raw| truecase::model_words(self.inv, raw))
+            .map(|raw| truecase::model_words(self.inv, self.tagger, raw))
             .collect();
         let mut steps: Vec<SentenceCategories> = forms
             .iter()

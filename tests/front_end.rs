@@ -916,3 +916,25 @@ fn words_hyphenated_at_a_line_end_are_read_whole() {
     assert_eq!(&broken[start..end], "con-\ntinued");
     assert_eq!(row_of(&rows, "well- known")[6], "well-known", "{a}");
 }
+
+/// A sentence written all in lower case is read as its cased spelling:
+/// words WordNet has only capitalised, and words neither WordNet nor the
+/// tagger's dictionary knows, are names again (`henri skorich` was two
+/// non-targets); function words WordNet lacks (`whose`) are not.
+#[test]
+fn a_sentence_in_lower_case_finds_its_names() {
+    let lower = "the jury praised henri skorich of atlanta for the work he did with the americans, whose help was welcome.\n";
+    let cased = "The jury praised Henri Skorich of Atlanta for the work he did with the Americans, whose help was welcome.\n";
+    let columns = |out: &str| -> Vec<(String, String, String)> {
+        tsv_rows(out)
+            .iter()
+            .skip(1)
+            .map(|r| (r[6].to_lowercase(), r[7].to_string(), r[8].to_string()))
+            .collect()
+    };
+    let (a, b) = (tag_mfs(lower.as_bytes()), tag_mfs(cased.as_bytes()));
+    assert_eq!(columns(&a), columns(&b), "{a}\n{b}");
+    let rows = tsv_rows(&a);
+    assert_eq!(row_of(&rows, "henri skorich")[6], "person", "{a}");
+    assert_eq!(row_of(&rows, "whose")[8], "-", "{a}");
+}

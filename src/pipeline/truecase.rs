@@ -12,6 +12,7 @@
 
 use std::borrow::Cow;
 
+use crate::pos::PosTagger;
 use crate::text::{is_stop_word, model_form, RawToken};
 use crate::wordnet::{Inventory, Pos};
 
@@ -34,7 +35,11 @@ pub fn is_shouted<S: AsRef<str>>(words: &[S]) -> bool {
 /// [`model_form`] (a word hyphenated at a line end as WordNet writes it,
 /// [`super::hyphens::line_break_form`]), recased ([`recase`]) when the
 /// sentence is shouted.
-pub fn model_words<'t>(inv: &Inventory, raw: &'t [RawToken]) -> Vec<Cow<'t, str>> {
+pub fn model_words<'t>(
+    inv: &Inventory,
+    tagger: &PosTagger,
+    raw: &'t [RawToken],
+) -> Vec<Cow<'t, str>> {
     let forms: Vec<Cow<str>> = raw
         .iter()
         .map(|t| match model_form(&t.text) {
@@ -42,14 +47,167 @@ pub fn model_words<'t>(inv: &Inventory, raw: &'t [RawToken]) -> Vec<Cow<'t, str>
             form => form,
         })
         .collect();
-    if !is_shouted(&forms) {
-        return forms;
+    if is_shouted(&forms) {
+        return forms
+            .into_iter()
+            .enumerate()
+            .map(|(i, w)| recase(inv, w, i == 0))
+            .collect();
+    }
+    if is_lowered(&forms) {
+        return forms
+            .into_iter()
+            .enumerate()
+            .map(|(i, w)| recase_lowered(inv, tagger, w, i == 0))
+            .collect();
     }
     forms
-        .into_iter()
-        .enumerate()
-        .map(|(i, w)| recase(inv, w, i == 0))
-        .collect()
+}
+
+/// Function words neither WordNet nor NLTK's stop list has (pronouns,
+/// modals, prepositions and conjunctions; the 40 most frequent such
+/// lower-case words of SemCor's text, and their kin), sorted: in a
+/// lower-case sentence they are not names.
+const FUNCTION_WORDS: &[&str] = &[
+    "albeit",
+    "amid",
+    "amidst",
+    "among",
+    "amongst",
+    "anybody",
+    "anyone",
+    "anything",
+    "anywhere",
+    "beside",
+    "besides",
+    "cannot",
+    "could",
+    "else",
+    "everybody",
+    "everyone",
+    "everything",
+    "everywhere",
+    "hence",
+    "hers",
+    "lest",
+    "might",
+    "must",
+    "nobody",
+    "nothing",
+    "nowhere",
+    "onto",
+    "others",
+    "ought",
+    "ours",
+    "per",
+    "shall",
+    "should",
+    "since",
+    "somebody",
+    "someone",
+    "something",
+    "somewhere",
+    "thee",
+    "theirs",
+    "thou",
+    "thru",
+    "thus",
+    "thy",
+    "till",
+    "toward",
+    "towards",
+    "unless",
+    "unto",
+    "upon",
+    "via",
+    "whatever",
+    "whenever",
+    "whereas",
+    "whereby",
+    "wherever",
+    "whether",
+    "whichever",
+    "whoever",
+    "whom",
+    "whose",
+    "without",
+    "wo",
+    "would",
+    "ye",
+    "yours",
+];
+
+/// Is this sentence written all in lower case? At least two words of two
+/// or more letters, no capital anywhere.
+pub fn is_lowered<S: AsRef<str>>(words: &[S]) -> bool {
+    let mut long = 0;
+    for w in words {
+        let w = w.as_ref();
+        if w.chars().any(char::is_uppercase) {
+            return false;
+        }
+        long += (w.chars().filter(|c| c.is_alphabetic()).count() >= 2) as usize;
+    }
+    long >= 2
+}
+
+/// The case a word of a lower-case sentence would have in ordinary text:
+/// as WordNet writes it when every synset of its senses writes it with a
+/// capital (`atlanta` → `Atlanta`, `gnp` → `GNP`, `americans` →
+/// `Americans`); a word neither WordNet nor the tagger's dictionary of
+/// frequent words knows, and no function word, capitalised as a name
+/// (`henri skorich`); else as it is. The sentence's first word gets a
+/// capital.
+pub fn recase_lowered<'a>(
+    inv: &Inventory,
+    tagger: &PosTagger,
+    word: Cow<'a, str>,
+    first: bool,
+) -> Cow<'a, str> {
+    if !word.chars().any(char::is_alphabetic) || word.starts_with('\'') {
+        return word;
+    }
+    if !is_stop_word(&word) {
+        let mut capital: Option<&str> = None;
+        let mut senses = false;
+        for pos in Pos::ALL {
+            for sense in inv.lookup(&word, pos) {
+                senses = true;
+                for w in inv.written_forms(sense) {
+                    if !w.chars().any(char::is_uppercase) {
+                        return if first {
+                            Cow::Owned(capitalise(&word))
+                        } else {
+                            word
+                        };
+                    }
+                    if w.to_lowercase() == *word {
+                        capital.get_or_insert(w);
+                    }
+                }
+            }
+        }
+        if let Some(c) = capital {
+            return Cow::Owned(c.to_string());
+        }
+        let unknown_name = || {
+            word.chars().count() >= 2
+                && word.chars().all(char::is_alphabetic)
+                && !tagger.is_frequent_word(&word)
+                && FUNCTION_WORDS.binary_search(&&*word).is_err()
+        };
+        if senses || unknown_name() {
+            // An inflected form of a capitalised lemma (`americans`), or a
+            // word neither WordNet nor the tagger's dictionary of frequent
+            // words knows (`henri`, `skorich`): a name.
+            return Cow::Owned(capitalise(&word));
+        }
+    }
+    if first {
+        Cow::Owned(capitalise(&word))
+    } else {
+        word
+    }
 }
 
 /// The case a capitalised word would have in ordinary text: a stop word or
@@ -121,6 +279,18 @@ fn capitalise(lower: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn function_words_are_sorted() {
+        assert!(FUNCTION_WORDS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn lowered_sentences() {
+        assert!(is_lowered(&["the", "jury", "said", "."]));
+        assert!(!is_lowered(&["The", "jury", "said"]));
+        assert!(!is_lowered(&["jury", "."]), "one word is no sentence");
+    }
 
     #[test]
     fn shouted_sentences() {

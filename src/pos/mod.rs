@@ -157,6 +157,15 @@ pub struct PosTagger {
     decoder: Decoder,
 }
 
+impl PosTagger {
+    /// Is `word` (as written, case kept) one of the frequent words the
+    /// tagger tags from its dictionary? Lower-case text's recasing
+    /// ([`crate::pipeline::truecase`]) leaves such a word as it is.
+    pub fn is_frequent_word(&self, word: &str) -> bool {
+        self.tagdict.contains_key(word)
+    }
+}
+
 /// How [`PosTagger::tag`] chooses a sentence's tags from the perceptron's
 /// scores. Not stored in the model: any model decodes either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
