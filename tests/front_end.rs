@@ -938,3 +938,26 @@ fn a_sentence_in_lower_case_finds_its_names() {
     assert_eq!(row_of(&rows, "henri skorich")[6], "person", "{a}");
     assert_eq!(row_of(&rows, "whose")[8], "-", "{a}");
 }
+
+/// A heading or headline in title case is read as its sentence-case
+/// spelling (`Primary Election` was read as a person's name), while a
+/// list of names set as a sentence stays names.
+#[test]
+fn a_title_in_title_case_is_read_recased() {
+    let title = "Grand Jury Praises Atlanta for the Conduct of Its Primary Election\n";
+    let plain = "Grand jury praises Atlanta for the conduct of its primary election\n";
+    let columns = |out: &str| -> Vec<(String, String, String)> {
+        tsv_rows(out)
+            .iter()
+            .skip(1)
+            .map(|r| (r[6].to_lowercase(), r[7].to_string(), r[8].to_lowercase()))
+            .collect()
+    };
+    let (a, b) = (tag_mfs(title.as_bytes()), tag_mfs(plain.as_bytes()));
+    assert_eq!(columns(&a), columns(&b), "{a}\n{b}");
+    assert_eq!(row_of(&tsv_rows(&a), "Praises")[7], "v", "{a}");
+    let names =
+        tag_mfs(b"Among them are Robert Hillyer, John Peal Bishop and Maxwell Bodenheim.\n");
+    let rows = tsv_rows(&names);
+    assert_eq!(row_of(&rows, "John Peal Bishop")[6], "person", "{names}");
+}
