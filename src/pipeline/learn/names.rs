@@ -708,7 +708,6 @@ mod tests {
     #[ignore]
     fn regenerate_name_model() {
         use crate::text::{MweMatcher, MweMode};
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let (inv, tagger, docs) = super::super::checkout_train_resources();
         let mwe = MweMatcher::with_mode(&inv, MweMode::Learned);
         let pipeline = default_pipeline(&inv, &tagger, &mwe);
@@ -722,8 +721,8 @@ mod tests {
             rows(&tsv),
             t.elapsed().as_secs_f64()
         );
-        std::fs::write(root.join("src/text/names.tsv"), names).unwrap();
-        std::fs::write(root.join("src/text/name_model.tsv"), tsv).unwrap();
+        super::super::write_table("src/text/names.tsv", names);
+        super::super::write_table("src/text/name_model.tsv", tsv);
     }
 
     /// The name table's generalisation gap: learned on the even train

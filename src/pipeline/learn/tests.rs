@@ -57,7 +57,7 @@ fn regenerate_lemmas() {
     let docs = read_semcor(root.join("corpora/semcor3.0"), Split::Train).expect("SemCor");
     let tsv = learn_lemmas(&inv, &docs);
     eprintln!("{} overrides", tsv.lines().count() - 1);
-    std::fs::write(root.join("src/text/lemmas.tsv"), tsv).unwrap();
+    super::write_table("src/text/lemmas.tsv", tsv);
 }
 
 /// Two-fold check of the lemma table within SemCor's train split:
@@ -129,7 +129,7 @@ fn regenerate_pos_categories() {
     let (tsv, report) =
         crate::pos::category::learn(&inv, &docs, &opts, cache.as_deref()).expect("learning");
     eprintln!("{report}");
-    std::fs::write(root.join("src/pos/categories.tsv"), tsv).unwrap();
+    super::write_table("src/pos/categories.tsv", tsv);
 }
 
 /// Regenerate `src/pos/probe.tsv`, the encoder category probe, from
@@ -172,7 +172,7 @@ fn regenerate_pos_probe() {
         "probe alone right on {right} of its {} examples",
         examples.len()
     );
-    std::fs::write(root.join("src/pos/probe.tsv"), probe.to_tsv()).unwrap();
+    super::write_table("src/pos/probe.tsv", probe.to_tsv());
 }
 
 /// Regenerate `src/pipeline/split_particles.tsv` from SemCor's train
@@ -180,14 +180,13 @@ fn regenerate_pos_probe() {
 #[test]
 #[ignore]
 fn regenerate_split_particles() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let (inv, tagger, docs) = super::checkout_train_resources();
     let tsv = super::learn_split_particles(&inv, &tagger, &docs);
     eprintln!(
         "{} particle verbs",
         tsv.lines().filter(|l| !l.starts_with('#')).count()
     );
-    std::fs::write(root.join("src/pipeline/split_particles.tsv"), tsv).unwrap();
+    super::write_table("src/pipeline/split_particles.tsv", tsv);
 }
 
 /// Regenerate `src/text/name_units.tsv` from SemCor's train split.
@@ -203,7 +202,7 @@ fn regenerate_name_units() {
     let folds = crate::pos::Jackknife::train(&inv, &docs, 3, cache.as_deref()).expect("folds");
     let tsv = learn_name_units(&folds, &docs, 2);
     eprintln!("{}", tsv.lines().take(5).collect::<Vec<_>>().join("\n"));
-    std::fs::write(root.join("src/text/name_units.tsv"), tsv).unwrap();
+    super::write_table("src/text/name_units.tsv", tsv);
 }
 
 /// The fitting of the target generators: `$WSD_TARGET_FITTING=tokens`
@@ -331,7 +330,6 @@ fn target_table_two_fold() {
 #[ignore]
 fn regenerate_front_end_tables() {
     use crate::text::MweMode;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let (inv, tagger, docs) = super::checkout_train_resources();
     let t = std::time::Instant::now();
     // The multiword evidence is counted on text tagged by jackknifed
@@ -350,7 +348,7 @@ fn regenerate_front_end_tables() {
     let greedy = MweMatcher::with_mode(&inv, MweMode::Greedy);
     let (ev, fit) = learn_mwe_evidence(&inv, choose("WSD_MWE_TAGGER", "shipped"), &greedy, &docs);
     eprintln!("mwe: {fit:?} ({:.1} s)", t.elapsed().as_secs_f64());
-    std::fs::write(root.join("src/text/mwe_evidence.tsv"), ev.to_tsv()).unwrap();
+    super::write_table("src/text/mwe_evidence.tsv", ev.to_tsv());
     let ev: &'static MweEvidence = Box::leak(Box::new(ev));
     let learned = MweMatcher::with_mode(&inv, MweMode::Learned).with_evidence(ev);
     let beta: f64 = std::env::var("WSD_TARGET_BETA")
@@ -379,11 +377,7 @@ fn regenerate_front_end_tables() {
         table.overrides.len(),
         t.elapsed().as_secs_f64()
     );
-    std::fs::write(
-        root.join("src/text/targets.tsv"),
-        targets_tsv(&table, &counts, &fit),
-    )
-    .unwrap();
+    super::write_table("src/text/targets.tsv", targets_tsv(&table, &counts, &fit));
     let mut rep: Vec<_> = lemma_rule_report(&inv, &docs).into_iter().collect();
     rep.sort();
     for (p, [rule, surface, most, first, total]) in rep {
