@@ -27,10 +27,13 @@ check=false
 tables=(src/pos/categories.tsv src/text/mwe_evidence.tsv src/text/targets.tsv
   src/text/name_units.tsv src/text/names.tsv src/text/name_model.tsv
   src/pipeline/split_particles.tsv src/text/lemmas.tsv)
-generators=(regenerate_pos_categories regenerate_pos_probe regenerate_front_end_tables
-  regenerate_name_units regenerate_name_model regenerate_split_particles regenerate_lemmas)
+# The generator tests (module paths under wsd::pipeline::learn), in order.
+generators=(tests::regenerate_pos_categories tests::regenerate_pos_probe
+  tests::regenerate_front_end_tables tests::regenerate_name_units
+  names::tests::regenerate_name_model tests::regenerate_split_particles
+  tests::regenerate_lemmas)
 if $check; then
-  generators=("${generators[@]/regenerate_pos_probe/}")
+  generators=("${generators[@]/tests::regenerate_pos_probe}")
   before=$(mktemp -d)
   for t in "${tables[@]}"; do mkdir -p "$before/$(dirname "$t")" && cp "$t" "$before/$t"; done
 fi
@@ -44,12 +47,8 @@ if [ -z "${WSD_POS_FOLD_CACHE:-}" ]; then own_cache=$(mktemp -d) && export WSD_P
 trap 'rm -rf ${before:+"$before"} ${own_cache:+"$own_cache"}' EXIT
 for g in "${generators[@]}"; do
   [ -n "$g" ] || continue
-  echo "regenerate-tables: $g" >&2
-  case $g in
-    regenerate_name_model) path=pipeline::learn::names::tests::$g ;;
-    *) path=pipeline::learn::tests::$g ;;
-  esac
-  cargo test --release --quiet --lib -- --ignored --exact "$path" >/dev/null
+  echo "regenerate-tables: ${g##*::}" >&2
+  cargo test --release --quiet --lib -- --ignored --exact "pipeline::learn::$g" >/dev/null
 done
 if $check; then
   changed=()

@@ -287,7 +287,8 @@ impl Default for LearnOptions {
 /// tagger features (`folds` taggers, each trained on the other folds'
 /// documents with the shipped tagger's settings), passes and margin chosen
 /// on held-out training documents (each fifth in turn, the scores
-/// summed), then the final model on every document. Returns the TSV and a report of the tuning.
+/// summed), then the final model on every document. Returns the TSV and
+/// a report of the tuning.
 pub fn learn(
     inv: &Inventory,
     docs: &[crate::corpus::Document],
@@ -340,11 +341,35 @@ pub fn learn(
     } else {
         (0..5).collect()
     };
-    let fit_of =
-        |k: usize| -> Vec<&Example> { examples.iter().filter(|e| e.doc % 5 != k).collect() };
-    let held_of =
-        |k: usize| -> Vec<&Example> { examples.iter().filter(|e| e.doc % 5 == k).collect() };
-    let held_total: usize = held_out_fifths.iter().map(|&k| held_of(k).len()).sum();
+    let fifth = |k: usize| -> (Vec<&Example>, Vec<&Example>) {
+        examples.iter().partition(|e| e.doc % 5 != k)
+    };
+    const PASSES: [usize; 6] = [1, 2, 3, 5, 8, 12];
+    const MARGINS: [f32; 5] = [0.0, 0.25, 0.5, 1.0, 2.0];
+    // Model right per (passes, margin), summed over the fifths; the
+    // tagger's own right answers do not depend on the setting.
+    let mut grid = [[0usize; MARGINS.len()]; PASSES.len()];
+    let (mut held_total, mut tagger_right) = (0, 0);
+    for &k in &held_out_fifths {
+        let (fit, held) = fifth(k);
+        held_total += held.len();
+        tagger_right += held.iter().filter(|e| e.tagged == e.gold).count();
+        let scores: Vec<[usize; MARGINS.len()]> = PASSES
+            .par_iter()
+            .map(|&passes| {
+                let w = train(&fit, passes);
+                MARGINS.map(|margin| {
+                    let m = CategoryModel::from_weights(w.clone(), margin, opts.templates);
+                    score(&m, &held).0
+                })
+            })
+            .collect();
+        for (row, s) in grid.iter_mut().zip(scores) {
+            for (cell, ok) in row.iter_mut().zip(s) {
+                *cell += ok;
+            }
+        }
+    }
     report.push_str(&format!(
         "{} examples ({} held out over {} fifths of the documents), {} features\n",
         examples.len(),
@@ -352,53 +377,29 @@ pub fn learn(
         held_out_fifths.len(),
         names.len()
     ));
-    const PASSES: [usize; 6] = [1, 2, 3, 5, 8, 12];
-    const MARGINS: [f32; 5] = [0.0, 0.25, 0.5, 1.0, 2.0];
-    // (model right, tagger right) per (passes, margin), summed over fifths.
-    let mut grid = vec![[(0usize, 0usize); MARGINS.len()]; PASSES.len()];
-    for &k in &held_out_fifths {
-        let (fit, held) = (fit_of(k), held_of(k));
-        let scores: Vec<[(usize, usize); MARGINS.len()]> = PASSES
-            .par_iter()
-            .map(|&passes| {
-                let w = train(&fit, passes);
-                MARGINS.map(|margin| {
-                    let m = CategoryModel::from_weights(w.clone(), margin, opts.templates);
-                    let (ok, tagger_ok, _) = score(&m, &held);
-                    (ok, tagger_ok)
-                })
-            })
-            .collect();
-        for (row, s) in grid.iter_mut().zip(scores) {
-            for (cell, (ok, t)) in row.iter_mut().zip(s) {
-                cell.0 += ok;
-                cell.1 += t;
-            }
-        }
-    }
     let pct = |x: usize| 100.0 * x as f64 / held_total.max(1) as f64;
-    let mut best = (0usize, 1usize, 0f32, 0usize);
+    let mut best = (0usize, 1usize, 0f32);
     for (p, &passes) in PASSES.iter().enumerate() {
         for (m, &margin) in MARGINS.iter().enumerate() {
-            let (ok, tagger_ok) = grid[p][m];
+            let ok = grid[p][m];
             report.push_str(&format!(
                 "passes {passes} margin {margin}: held-out {:.2} % (tagger {:.2} %, {held_total})\n",
                 pct(ok),
-                pct(tagger_ok)
+                pct(tagger_right)
             ));
             if ok > best.0 {
-                best = (ok, passes, margin, tagger_ok);
+                best = (ok, passes, margin);
             }
         }
     }
-    let (_, passes, margin, _) = best;
+    let (_, passes, margin) = best;
     if let Some(n) = std::env::var("WSD_POS_CATEGORY_SHOW")
         .ok()
         .and_then(|n| n.parse::<usize>().ok())
     {
         // The most frequent held-out errors of the chosen model (word,
         // gold → model, tagger), for the tuning runs.
-        let (fit, held) = (fit_of(4), held_of(4));
+        let (fit, held) = fifth(4);
         let m = CategoryModel::from_weights(train(&fit, passes), margin, opts.templates);
         let mut errs: FxHashMap<String, usize> = FxHashMap::default();
         for e in &held {
@@ -429,7 +430,7 @@ pub fn learn(
          (src/pipeline/learn.rs); do not edit by hand.",
         examples.len(),
         pct(best.0),
-        pct(best.3),
+        pct(tagger_right),
     );
     report.push_str(&format!("chosen: passes {passes} margin {margin}\n"));
     Ok((model.to_tsv(&names, &header), report))
