@@ -249,12 +249,24 @@ pub fn own_counts(doc: &crate::corpus::Document) -> OwnCounts {
 
 /// Accuracy of a model on examples: (model right, tagger right, total).
 pub fn score(model: &CategoryModel, examples: &[&Example]) -> (usize, usize, usize) {
-    let (mut m, mut t) = (0, 0);
-    for e in examples {
-        m += usize::from(model.decide(&e.hashes, e.tagged, e.bits) == e.gold);
-        t += usize::from(e.tagged == e.gold);
-    }
-    (m, t, examples.len())
+    (
+        model_right(model, examples),
+        tagger_right(examples),
+        examples.len(),
+    )
+}
+
+/// How many of the examples the model gets right.
+fn model_right(model: &CategoryModel, examples: &[&Example]) -> usize {
+    examples
+        .iter()
+        .filter(|e| model.decide(&e.hashes, e.tagged, e.bits) == e.gold)
+        .count()
+}
+
+/// How many of the examples the tagger's own category gets right.
+fn tagger_right(examples: &[&Example]) -> usize {
+    examples.iter().filter(|e| e.tagged == e.gold).count()
 }
 
 /// How [`learn`] learns.
@@ -349,18 +361,18 @@ pub fn learn(
     // Model right per (passes, margin), summed over the fifths; the
     // tagger's own right answers do not depend on the setting.
     let mut grid = [[0usize; MARGINS.len()]; PASSES.len()];
-    let (mut held_total, mut tagger_right) = (0, 0);
+    let (mut held_total, mut tagger_ok) = (0, 0);
     for &k in &held_out_fifths {
         let (fit, held) = fifth(k);
         held_total += held.len();
-        tagger_right += held.iter().filter(|e| e.tagged == e.gold).count();
+        tagger_ok += tagger_right(&held);
         let scores: Vec<[usize; MARGINS.len()]> = PASSES
             .par_iter()
             .map(|&passes| {
                 let w = train(&fit, passes);
                 MARGINS.map(|margin| {
                     let m = CategoryModel::from_weights(w.clone(), margin, opts.templates);
-                    score(&m, &held).0
+                    model_right(&m, &held)
                 })
             })
             .collect();
@@ -385,7 +397,7 @@ pub fn learn(
             report.push_str(&format!(
                 "passes {passes} margin {margin}: held-out {:.2} % (tagger {:.2} %, {held_total})\n",
                 pct(ok),
-                pct(tagger_right)
+                pct(tagger_ok)
             ));
             if ok > best.0 {
                 best = (ok, passes, margin);
@@ -430,7 +442,7 @@ pub fn learn(
          (src/pipeline/learn.rs); do not edit by hand.",
         examples.len(),
         pct(best.0),
-        pct(tagger_right),
+        pct(tagger_ok),
     );
     report.push_str(&format!("chosen: passes {passes} margin {margin}\n"));
     Ok((model.to_tsv(&names, &header), report))
