@@ -85,6 +85,10 @@ fn training_prints_the_weights_and_the_cross_validation() {
         );
     }
     assert!(err.contains("Naive Bayes cross-fitted"), "{err}");
+    // the boosted trees: cross-validated with the regression, and what
+    // they split on
+    assert!(err.contains("with 300 trees of depth 4"), "{err}");
+    assert!(err.contains("300 trees; splits per feature: "), "{err}");
     // the per-POS table: a line per part of speech seen, and the total
     assert!(err.contains("cross-validated accuracy per POS"), "{err}");
     for p in ["noun", "verb", "all"] {

@@ -17,7 +17,10 @@
 //! share, first sense, unseen sense; per-POS copies of the main ones),
 //! and a conditional logistic regression over the target's candidates
 //! ([`logreg`]), L2-regularised. Its utility `w · x` is the score, its
-//! softmax the distribution ([`Scale::Log`]).
+//! softmax the distribution ([`Scale::Log`]). Gradient-boosted trees
+//! ([`boost`]) fitted to the same loss from the linear utilities add what
+//! a weighted sum cannot say (thresholds, interactions); `--ens-trees 0`
+//! leaves them out.
 //!
 //! **Training** ([`train`]) is cross-fitted on the training data (SemCor's
 //! train split), so that no base method scores its own training data:
@@ -37,6 +40,7 @@
 //! with its default options whatever `--gloss-weight`/`--prior` say,
 //! since the weights were learnt on those features.
 
+pub mod boost;
 pub mod features;
 pub mod frames;
 pub mod logreg;
@@ -194,9 +198,14 @@ impl Ens {
         features::feature_rows(&t, &ev)
     }
 
+    /// Each candidate's utility: the linear score plus the trees' (models
+    /// trained with `--ens-trees 0`, and those from before trees: none).
     fn utilities(&self, rows: &[Vec<f64>]) -> Vec<f64> {
         rows.iter()
-            .map(|x| x.iter().zip(&self.weights).map(|(a, b)| a * b).sum())
+            .map(|x| {
+                x.iter().zip(&self.weights).map(|(a, b)| a * b).sum::<f64>()
+                    + self.model.forest.score(x)
+            })
             .collect()
     }
 
@@ -282,8 +291,8 @@ impl Disambiguator for Ens {
     }
 
     /// Each feature's contribution to the chosen sense's lead over the
-    /// runner-up, `w_j · (x_chosen − x_runner-up)`, the largest in size
-    /// first.
+    /// runner-up, `w_j · (x_chosen − x_runner-up)`, and the trees' (as
+    /// `trees`), the largest in size first.
     fn explain(
         &self,
         inv: &Inventory,
@@ -303,13 +312,21 @@ impl Disambiguator for Ens {
             .map(|j| (j, self.weights[j] * (rows[chosen][j] - rows[other][j])))
             .filter(|(_, d)| *d != 0.0)
             .collect();
+        // the trees' share of the lead, as one pseudo-feature
+        let forest = &self.model.forest;
+        let trees = forest.score(&rows[chosen]) - forest.score(&rows[other]);
+        if trees != 0.0 {
+            parts.push((features::FEATURES.len(), trees));
+        }
         parts.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
         parts.truncate(EXPLAINED);
         Some(Evidence::Features {
             against: Some(candidates[other].key.clone()),
             features: parts
                 .into_iter()
-                .map(|(j, d)| Weighted::new(features::FEATURES[j], d))
+                .map(|(j, d)| {
+                    Weighted::new(features::FEATURES.get(j).copied().unwrap_or("trees"), d)
+                })
                 .collect(),
         })
     }

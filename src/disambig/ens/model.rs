@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::boost::{BoostParams, Forest};
 use super::features::FEATURES;
 use super::objects::ObjectCounts;
 use super::METHOD;
@@ -24,6 +25,11 @@ const TAG: &[u8; 8] = b"WSDENS01";
 /// version 1 body and the counts. A model without them is still written
 /// as version 1, so older builds read it.
 const TAG_OBJECTS: &[u8; 8] = b"WSDENS02";
+
+/// Body tag of a model with boosted trees (version 2's body and the
+/// trees; see [`super::boost`]). A model without trees is written as
+/// version 1 or 2, so older builds read it.
+const TAG_TREES: &[u8; 8] = b"WSDENS03";
 
 /// What an ens model was trained with (the model header's `params`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -77,6 +83,14 @@ pub struct EnsParams {
     /// their probabilities are normalised only).
     #[serde(default)]
     pub calibration: Vec<Block>,
+    /// The boosting's settings (`None`: no trees, as in models from
+    /// before them).
+    #[serde(default)]
+    pub boost: Option<BoostParams>,
+    /// Cross-validated accuracy (percent, training instances) of the
+    /// linear model with its trees, at the chosen L2 (`None`: no trees).
+    #[serde(default)]
+    pub cv_boosted: Option<f64>,
 }
 
 impl EnsParams {
@@ -105,6 +119,9 @@ pub struct EnsModel {
     /// The training verbs' object counts (`--ens-objects`; empty
     /// otherwise, and in models from before them).
     pub objects: ObjectCounts,
+    /// Boosted trees over the raw feature rows, added to the linear
+    /// utility (empty: none).
+    pub forest: Forest,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -118,6 +135,13 @@ struct Body {
 struct BodyObjects {
     body: Body,
     objects: ObjectCounts,
+}
+
+#[derive(Serialize, Deserialize)]
+struct BodyTrees {
+    body: Body,
+    objects: ObjectCounts,
+    forest: Forest,
 }
 
 fn model_err(path: &Path, msg: impl Into<String>) -> Error {
@@ -164,7 +188,16 @@ impl EnsModel {
             scale: self.scale.clone(),
             weights: self.weights.clone(),
         };
-        if self.objects.class.is_empty() {
+        if !self.forest.is_empty() {
+            model_io::to_body(
+                TAG_TREES,
+                &BodyTrees {
+                    body,
+                    objects: self.objects.clone(),
+                    forest: self.forest.clone(),
+                },
+            )
+        } else if self.objects.class.is_empty() {
             model_io::to_body(TAG, &body)
         } else {
             model_io::to_body(
@@ -206,15 +239,25 @@ impl EnsModel {
                 format!("corrupted header parameters ({e}); retrain with `wsd train --method ens`"),
             )
         })?;
-        let (b, objects) = if body.starts_with(TAG_OBJECTS) {
+        let (b, objects, forest) = if body.starts_with(TAG_TREES) {
+            let b: BodyTrees = model_io::from_body(path, TAG_TREES, &body)?;
+            (b.body, b.objects, b.forest)
+        } else if body.starts_with(TAG_OBJECTS) {
             let b: BodyObjects = model_io::from_body(path, TAG_OBJECTS, &body)?;
-            (b.body, b.objects)
+            (b.body, b.objects, Forest::default())
         } else {
             let b: Body = model_io::from_body(path, TAG, &body)?;
-            (b, ObjectCounts::default())
+            (b, ObjectCounts::default(), Forest::default())
         };
         let mut m = EnsModel::from_parts(params, b.features, b.scale, b.weights, path)?;
+        if !forest.is_well_formed(m.features.len()) {
+            return Err(model_err(
+                path,
+                "corrupted: a tree has a node out of place or a value that is not a finite number; retrain with `wsd train --method ens`",
+            ));
+        }
         m.objects = objects;
+        m.forest = forest;
         Ok(m)
     }
 
@@ -280,6 +323,7 @@ impl EnsModel {
             scale,
             weights,
             objects: ObjectCounts::default(),
+            forest: Forest::default(),
         })
     }
 }
@@ -311,11 +355,14 @@ pub(super) mod tests {
                     accuracy: 0.55,
                     count: 10,
                 }],
+                boost: None,
+                cv_boosted: None,
             },
             features: FEATURES.iter().map(|s| s.to_string()).collect(),
             scale: (0..n).map(|i| 1.0 + i as f64).collect(),
             weights,
             objects: ObjectCounts::default(),
+            forest: Forest::default(),
         }
     }
 
@@ -335,6 +382,35 @@ pub(super) mod tests {
         let po = dir.path().join("ens-objects.wsd");
         o.save_with_checksum(&po, "abc").unwrap();
         assert_eq!(EnsModel::load_with_checksum(&po, "abc").unwrap(), o);
+        // with trees: the version 3 body, read back whole; a damaged tree
+        // (a child pointing backwards) is refused
+        use super::super::boost::{Node, Tree};
+        let mut t = o.clone();
+        t.params.boost = Some(BoostParams::default());
+        t.params.cv_boosted = Some(71.0);
+        t.forest.trees.push(Tree {
+            nodes: vec![
+                Node::Split {
+                    feature: 3,
+                    threshold: 0.25,
+                    left: 1,
+                    right: 2,
+                },
+                Node::Leaf(-0.5),
+                Node::Leaf(0.75),
+            ],
+        });
+        let pt = dir.path().join("ens-trees.wsd");
+        t.save_with_checksum(&pt, "abc").unwrap();
+        assert_eq!(EnsModel::load_with_checksum(&pt, "abc").unwrap(), t);
+        if let Node::Split { left, .. } = &mut t.forest.trees[0].nodes[0] {
+            *left = 0;
+        }
+        t.save_with_checksum(&pt, "abc").unwrap();
+        let e = EnsModel::load_with_checksum(&pt, "abc")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("corrupted: a tree"), "{e}");
         let e = EnsModel::load_with_checksum(&p, "def")
             .unwrap_err()
             .to_string();

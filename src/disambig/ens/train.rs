@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use rayon::prelude::*;
 
+use super::boost::{self, BoostParams, Forest};
 use super::features::prior_shares;
 use super::features::{
     combine, feature_rows, gold_keys, gold_synsets, knn_evidence, nb_evidence, NbEvidence, Removal,
@@ -51,6 +52,8 @@ pub struct EnsTraining {
     /// [`super::objects`]); off by default (see README: measured on the
     /// train split's cross-validation and SemEval-2007).
     pub objects: bool,
+    /// The boosted trees on top of the regression (`rounds` 0: none).
+    pub boost: BoostParams,
 }
 
 /// The verb-object features, left at weight 0 (and no counts stored)
@@ -75,6 +78,7 @@ impl Default for EnsTraining {
             without: Vec::new(),
             frames: false,
             objects: false,
+            boost: BoostParams::default(),
         }
     }
 }
@@ -119,6 +123,8 @@ fn cross_validated_calibration(
     folds: usize,
     d: usize,
     l2: f64,
+    boosting: &BoostParams,
+    notice: &(dyn Fn(&str) + Sync),
 ) -> (Vec<Block>, HashMap<Pos, (usize, usize)>) {
     let mut pairs = Vec::new();
     let mut per_pos: HashMap<Pos, (usize, usize)> = HashMap::new();
@@ -127,13 +133,22 @@ fn cross_validated_calibration(
         if train.is_empty() {
             continue;
         }
-        let fit = logreg::fit(&train, d, l2);
+        let (weights, forest) = fit_with_trees(&train, d, l2, boosting, &|done| {
+            if done % 100 == 0 {
+                notice(&format!(
+                    "ens: fold {} of {folds}: {done} of {} trees",
+                    f + 1,
+                    boosting.rounds
+                ));
+            }
+        });
         for ((_, g), p) in groups
             .iter()
             .zip(pos)
             .filter(|((doc, _), _)| doc % folds == f)
         {
-            let best = logreg::best(&fit.weights, &g.rows);
+            let u = utilities(&weights, &forest, &g.rows);
+            let best = argmax(&u);
             let e = per_pos.entry(*p).or_default();
             e.1 += 1;
             if best.is_some_and(|i| g.gold[i]) {
@@ -141,13 +156,60 @@ fn cross_validated_calibration(
             }
             if g.rows.len() > 1 {
                 if let Some(i) = best {
-                    let p = logreg::probabilities(&fit.weights, &g.rows)[i];
-                    pairs.push((p, g.gold[i]));
+                    pairs.push((softmax(&u)[i], g.gold[i]));
                 }
             }
         }
     }
     (Calibration::fit_map(pairs), per_pos)
+}
+
+/// The regression on `groups` and, when `boosting.rounds > 0`, trees
+/// boosted from its utilities (both on the rows as given).
+fn fit_with_trees(
+    groups: &[Group],
+    d: usize,
+    l2: f64,
+    boosting: &BoostParams,
+    progress: &(dyn Fn(usize) + Sync),
+) -> (Vec<f64>, Forest) {
+    let fit = logreg::fit(groups, d, l2);
+    if boosting.rounds == 0 {
+        return (fit.weights, Forest::default());
+    }
+    let refs: Vec<&Group> = groups.iter().collect();
+    let init: Vec<f64> = groups
+        .iter()
+        .flat_map(|g| utilities(&fit.weights, &Forest::default(), &g.rows))
+        .collect();
+    let forest = boost::fit(&refs, d, &init, boosting, progress);
+    (fit.weights, forest)
+}
+
+/// Each row's utility: `w · x` plus the forest's score.
+fn utilities(w: &[f64], forest: &Forest, rows: &[Vec<f64>]) -> Vec<f64> {
+    rows.iter()
+        .map(|x| x.iter().zip(w).map(|(a, b)| a * b).sum::<f64>() + forest.score(x))
+        .collect()
+}
+
+/// Index of the largest utility (ties: the first).
+fn argmax(u: &[f64]) -> Option<usize> {
+    let mut out: Option<(usize, f64)> = None;
+    for (i, &x) in u.iter().enumerate() {
+        if out.is_none_or(|(_, b)| x > b) {
+            out = Some((i, x));
+        }
+    }
+    out.map(|(i, _)| i)
+}
+
+/// The softmax of utilities.
+fn softmax(u: &[f64]) -> Vec<f64> {
+    let max = u.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let e: Vec<f64> = u.iter().map(|x| (x - max).exp()).collect();
+    let z: f64 = e.iter().sum();
+    e.into_iter().map(|x| x / z).collect()
 }
 
 /// The per-POS lines of the training report: cross-validated accuracy
@@ -582,12 +644,39 @@ pub fn train_on_sample(
             best.1
         }
     };
-    notice("ens: calibrating on the cross-validated answers");
-    let (calibration, cv_pos) = cross_validated_calibration(&groups, &pos, opts.folds, d, l2);
+    notice(&if opts.boost.rounds > 0 {
+        format!(
+            "ens: {} boosted trees on the regression, cross-validated, then calibrating on the cross-validated answers",
+            opts.boost.rounds
+        )
+    } else {
+        "ens: calibrating on the cross-validated answers".to_string()
+    });
+    let (calibration, cv_pos) =
+        cross_validated_calibration(&groups, &pos, opts.folds, d, l2, &opts.boost, notice);
     let all: Vec<Group> = groups.iter().map(|(_, g)| g.clone()).collect();
     let fit = logreg::fit(&all, d, l2);
     let refs: Vec<&Group> = all.iter().collect();
     let train_acc = accuracy(&fit.weights, &refs);
+    let cv_boosted = (opts.boost.rounds > 0).then(|| {
+        let (r, n) = cv_pos
+            .values()
+            .fold((0, 0), |(r, n), (a, b)| (r + a, n + b));
+        100.0 * r as f64 / n.max(1) as f64
+    });
+    let forest = if opts.boost.rounds > 0 {
+        notice(&format!(
+            "ens: {} boosted trees on all training targets",
+            opts.boost.rounds
+        ));
+        let init: Vec<f64> = all
+            .iter()
+            .flat_map(|g| utilities(&fit.weights, &Forest::default(), &g.rows))
+            .collect();
+        boost::fit(&refs, d, &init, &opts.boost, &|_| {}).unscaled(&scale)
+    } else {
+        Forest::default()
+    };
     let candidates_n = all.iter().map(|g| g.rows.len()).sum();
     let _ = writeln!(
         report,
@@ -601,6 +690,13 @@ pub fn train_on_sample(
     );
     for (l, a) in &cv {
         let _ = writeln!(report, "  cross-validated accuracy at L2 {l}: {a:.2}%");
+    }
+    if let Some(a) = cv_boosted {
+        let _ = writeln!(
+            report,
+            "  cross-validated accuracy at L2 {l2} with {} trees of depth {} (learning rate {}): {a:.2}%",
+            opts.boost.rounds, opts.boost.depth, opts.boost.learning_rate
+        );
     }
     // What each base method alone scores on the same targets (its main
     // feature's best candidate), for comparison.
@@ -648,13 +744,31 @@ pub fn train_on_sample(
             encoder_precision: knn.encoder().precision().name().to_string(),
             nb: nb_params.clone(),
             calibration,
+            boost: (opts.boost.rounds > 0).then_some(opts.boost),
+            cv_boosted,
         },
         features: FEATURES.iter().map(|s| s.to_string()).collect(),
         scale,
         weights: fit.weights,
         objects: objects.unwrap_or_default(),
+        forest,
     };
     report.push_str(&model.weights_table());
+    if !model.forest.is_empty() {
+        let splits = model.forest.splits_per_feature(d);
+        let mut order: Vec<usize> = (0..d).filter(|&j| splits[j] > 0).collect();
+        order.sort_by_key(|&j| std::cmp::Reverse(splits[j]));
+        let _ = writeln!(
+            report,
+            "{} trees; splits per feature: {}",
+            model.forest.trees.len(),
+            order
+                .iter()
+                .map(|&j| format!("{} {}", FEATURES[j], splits[j]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     Ok((model, report))
 }
 
