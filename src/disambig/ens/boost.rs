@@ -339,16 +339,14 @@ fn fit_tree(
             }
             break;
         }
-        let hist_slot: Vec<u32> = row_slot
-            .iter()
-            .map(|&s| {
-                if s != DONE && origin[s as usize].1 {
-                    s
-                } else {
-                    DONE
-                }
-            })
-            .collect();
+        // the rows whose histograms are computed, with their slot and
+        // gradients side by side (the features' passes read only these)
+        let mut rows: Vec<(u32, u32, f64, f64)> = Vec::new();
+        for (r, &s) in row_slot.iter().enumerate() {
+            if s != DONE && origin[s as usize].1 {
+                rows.push((r as u32, s, g[r], h[r]));
+            }
+        }
         let per_feature: Vec<(Vec<Histogram>, Vec<Best>)> = (0..data.bins.len())
             .into_par_iter()
             .map(|j| {
@@ -356,14 +354,12 @@ fn fit_tree(
                 if data.cuts[j].is_empty() {
                     return (hist, vec![None; open.len()]);
                 }
-                for ((&s, &b), (gr, hr)) in hist_slot.iter().zip(&data.bins[j]).zip(g.iter().zip(h))
-                {
-                    if s != DONE {
-                        let e = &mut hist[s as usize][b as usize];
-                        e.0 += gr;
-                        e.1 += hr;
-                        e.2 += 1;
-                    }
+                let bins = &data.bins[j];
+                for &(r, s, gr, hr) in &rows {
+                    let e = &mut hist[s as usize][bins[r as usize] as usize];
+                    e.0 += gr;
+                    e.1 += hr;
+                    e.2 += 1;
                 }
                 // siblings: the parent's histogram less the computed child's
                 for k in 0..open.len() {

@@ -133,7 +133,7 @@ fn cross_validated_calibration(
         if train.is_empty() {
             continue;
         }
-        let (weights, forest) = fit_with_trees(&train, d, l2, boosting, &|done| {
+        let (fit, forest) = fit_with_trees(&train, d, l2, boosting, &|done| {
             if done % 100 == 0 {
                 notice(&format!(
                     "ens: fold {} of {folds}: {done} of {} trees",
@@ -147,7 +147,7 @@ fn cross_validated_calibration(
             .zip(pos)
             .filter(|((doc, _), _)| doc % folds == f)
         {
-            let u = utilities(&weights, &forest, &g.rows);
+            let u = utilities(&fit.weights, &forest, &g.rows);
             let best = argmax(&u);
             let e = per_pos.entry(*p).or_default();
             e.1 += 1;
@@ -172,10 +172,10 @@ fn fit_with_trees(
     l2: f64,
     boosting: &BoostParams,
     progress: &(dyn Fn(usize) + Sync),
-) -> (Vec<f64>, Forest) {
+) -> (logreg::Fit, Forest) {
     let fit = logreg::fit(groups, d, l2);
     if boosting.rounds == 0 {
-        return (fit.weights, Forest::default());
+        return (fit, Forest::default());
     }
     let refs: Vec<&Group> = groups.iter().collect();
     let init: Vec<f64> = groups
@@ -183,7 +183,7 @@ fn fit_with_trees(
         .flat_map(|g| utilities(&fit.weights, &Forest::default(), &g.rows))
         .collect();
     let forest = boost::fit(&refs, d, &init, boosting, progress);
-    (fit.weights, forest)
+    (fit, forest)
 }
 
 /// Each row's utility: `w · x` plus the forest's score.
@@ -655,7 +655,14 @@ pub fn train_on_sample(
     let (calibration, cv_pos) =
         cross_validated_calibration(&groups, &pos, opts.folds, d, l2, &opts.boost, notice);
     let all: Vec<Group> = groups.iter().map(|(_, g)| g.clone()).collect();
-    let fit = logreg::fit(&all, d, l2);
+    if opts.boost.rounds > 0 {
+        notice(&format!(
+            "ens: {} boosted trees on all training targets",
+            opts.boost.rounds
+        ));
+    }
+    let (fit, forest) = fit_with_trees(&all, d, l2, &opts.boost, &|_| {});
+    let forest = forest.unscaled(&scale);
     let refs: Vec<&Group> = all.iter().collect();
     let train_acc = accuracy(&fit.weights, &refs);
     let cv_boosted = (opts.boost.rounds > 0).then(|| {
@@ -664,19 +671,6 @@ pub fn train_on_sample(
             .fold((0, 0), |(r, n), (a, b)| (r + a, n + b));
         100.0 * r as f64 / n.max(1) as f64
     });
-    let forest = if opts.boost.rounds > 0 {
-        notice(&format!(
-            "ens: {} boosted trees on all training targets",
-            opts.boost.rounds
-        ));
-        let init: Vec<f64> = all
-            .iter()
-            .flat_map(|g| utilities(&fit.weights, &Forest::default(), &g.rows))
-            .collect();
-        boost::fit(&refs, d, &init, &opts.boost, &|_| {}).unscaled(&scale)
-    } else {
-        Forest::default()
-    };
     let candidates_n = all.iter().map(|g| g.rows.len()).sum();
     let _ = writeln!(
         report,
