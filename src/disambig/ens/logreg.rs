@@ -29,6 +29,11 @@ pub struct Group {
 /// The softmax of `w · x` over `rows`.
 pub fn probabilities(w: &[f64], rows: &[Vec<f64>]) -> Vec<f64> {
     let u: Vec<f64> = rows.iter().map(|x| dot(w, x)).collect();
+    softmax(&u)
+}
+
+/// The softmax of utilities `u`.
+pub fn softmax(u: &[f64]) -> Vec<f64> {
     let max = u.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let e: Vec<f64> = u.iter().map(|x| (x - max).exp()).collect();
     let z: f64 = e.iter().sum();
@@ -217,11 +222,16 @@ pub fn fit(groups: &[Group], d: usize, l2: f64) -> Fit {
 
 /// Index of the best candidate of `rows` under `w` (ties: the first).
 pub fn best(w: &[f64], rows: &[Vec<f64>]) -> Option<usize> {
+    let u: Vec<f64> = rows.iter().map(|x| dot(w, x)).collect();
+    argmax(&u)
+}
+
+/// Index of the largest of `u` (ties: the first).
+pub fn argmax(u: &[f64]) -> Option<usize> {
     let mut out: Option<(usize, f64)> = None;
-    for (i, x) in rows.iter().enumerate() {
-        let u = dot(w, x);
-        if out.is_none_or(|(_, b)| u > b) {
-            out = Some((i, u));
+    for (i, &x) in u.iter().enumerate() {
+        if out.is_none_or(|(_, b)| x > b) {
+            out = Some((i, x));
         }
     }
     out.map(|(i, _)| i)

@@ -148,7 +148,7 @@ fn cross_validated_calibration(
             .filter(|((doc, _), _)| doc % folds == f)
         {
             let u = utilities(&fit.weights, &forest, &g.rows);
-            let best = argmax(&u);
+            let best = logreg::argmax(&u);
             let e = per_pos.entry(*p).or_default();
             e.1 += 1;
             if best.is_some_and(|i| g.gold[i]) {
@@ -156,7 +156,7 @@ fn cross_validated_calibration(
             }
             if g.rows.len() > 1 {
                 if let Some(i) = best {
-                    pairs.push((softmax(&u)[i], g.gold[i]));
+                    pairs.push((logreg::softmax(&u)[i], g.gold[i]));
                 }
             }
         }
@@ -191,25 +191,6 @@ fn utilities(w: &[f64], forest: &Forest, rows: &[Vec<f64>]) -> Vec<f64> {
     rows.iter()
         .map(|x| x.iter().zip(w).map(|(a, b)| a * b).sum::<f64>() + forest.score(x))
         .collect()
-}
-
-/// Index of the largest utility (ties: the first).
-fn argmax(u: &[f64]) -> Option<usize> {
-    let mut out: Option<(usize, f64)> = None;
-    for (i, &x) in u.iter().enumerate() {
-        if out.is_none_or(|(_, b)| x > b) {
-            out = Some((i, x));
-        }
-    }
-    out.map(|(i, _)| i)
-}
-
-/// The softmax of utilities.
-fn softmax(u: &[f64]) -> Vec<f64> {
-    let max = u.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let e: Vec<f64> = u.iter().map(|x| (x - max).exp()).collect();
-    let z: f64 = e.iter().sum();
-    e.into_iter().map(|x| x / z).collect()
 }
 
 /// The per-POS lines of the training report: cross-validated accuracy
