@@ -87,6 +87,14 @@ fn group_terms(w: &[f64], g: &Group, hessian: bool) -> Option<Sums> {
     Some((loss, grad, h))
 }
 
+/// Groups per chunk of the objective's sums: each chunk is summed in
+/// order on one thread and the chunks' sums are added in order, so the
+/// result does not depend on the number of threads.
+const SUM_CHUNK: usize = 512;
+
+/// A partial sum of the objective: loss, gradient, Hessian, groups.
+type PartialSums = (f64, Vec<f64>, Vec<f64>, usize);
+
 /// Objective, gradient and (optionally) Hessian at `w`, means over the
 /// groups that have a gold candidate, L2 term included.
 pub fn objective(w: &[f64], groups: &[Group], l2: f64, hessian: bool) -> Sums {
@@ -103,24 +111,34 @@ pub fn objective(w: &[f64], groups: &[Group], l2: f64, hessian: bool) -> Sums {
             0usize,
         )
     };
-    let (loss, mut grad, mut h, n) = groups
-        .par_iter()
-        .fold(zero, |mut acc, g| {
-            if let Some((l, gr, hh)) = group_terms(w, g, hessian) {
-                acc.0 += l;
-                acc.1.iter_mut().zip(&gr).for_each(|(a, b)| *a += b);
-                acc.2.iter_mut().zip(&hh).for_each(|(a, b)| *a += b);
-                acc.3 += 1;
-            }
-            acc
+    // Fixed chunks summed in order, not rayon's `fold`/`reduce`, whose
+    // split points follow work stealing: floating-point sums in another
+    // order differ in their last bits, and a model trained twice on the
+    // same data must come out byte for byte the same.
+    let add = |mut acc: PartialSums, terms: Option<Sums>| {
+        if let Some((l, gr, hh)) = terms {
+            acc.0 += l;
+            acc.1.iter_mut().zip(&gr).for_each(|(a, b)| *a += b);
+            acc.2.iter_mut().zip(&hh).for_each(|(a, b)| *a += b);
+            acc.3 += 1;
+        }
+        acc
+    };
+    let partial: Vec<PartialSums> = groups
+        .par_chunks(SUM_CHUNK)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .fold(zero(), |acc, g| add(acc, group_terms(w, g, hessian)))
         })
-        .reduce(zero, |mut a, b| {
-            a.0 += b.0;
-            a.1.iter_mut().zip(&b.1).for_each(|(x, y)| *x += y);
-            a.2.iter_mut().zip(&b.2).for_each(|(x, y)| *x += y);
-            a.3 += b.3;
-            a
-        });
+        .collect();
+    let (loss, mut grad, mut h, n) = partial.into_iter().fold(zero(), |mut a, b| {
+        a.0 += b.0;
+        a.1.iter_mut().zip(&b.1).for_each(|(x, y)| *x += y);
+        a.2.iter_mut().zip(&b.2).for_each(|(x, y)| *x += y);
+        a.3 += b.3;
+        a
+    });
     let n = n.max(1) as f64;
     let mut f = loss / n + 0.5 * l2 * dot(w, w);
     if !f.is_finite() {
@@ -263,6 +281,25 @@ mod tests {
             groups.push(Group { rows, gold });
         }
         groups
+    }
+
+    #[test]
+    fn objective_is_the_same_on_any_number_of_threads() {
+        // Enough groups for many chunks; sums in another order would
+        // differ in their last bits.
+        let groups: Vec<Group> = (0..12).flat_map(|_| toy()).collect();
+        let w = vec![0.7, -0.3];
+        let on = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| objective(&w, &groups, 0.1, true))
+        };
+        let one = on(1);
+        for threads in [2, 3, 5] {
+            assert_eq!(on(threads), one, "{threads} threads");
+        }
     }
 
     #[test]
