@@ -95,6 +95,14 @@ const SUM_CHUNK: usize = 512;
 /// A partial sum of the objective: loss, gradient, Hessian, groups.
 type PartialSums = (f64, Vec<f64>, Vec<f64>, usize);
 
+/// Add `terms`, the sums over `n` groups, to `acc`.
+fn add_terms(acc: &mut PartialSums, terms: &Sums, n: usize) {
+    acc.0 += terms.0;
+    acc.1.iter_mut().zip(&terms.1).for_each(|(a, b)| *a += b);
+    acc.2.iter_mut().zip(&terms.2).for_each(|(a, b)| *a += b);
+    acc.3 += n;
+}
+
 /// Objective, gradient and (optionally) Hessian at `w`, means over the
 /// groups that have a gold candidate, L2 term included.
 pub fn objective(w: &[f64], groups: &[Group], l2: f64, hessian: bool) -> Sums {
@@ -115,30 +123,21 @@ pub fn objective(w: &[f64], groups: &[Group], l2: f64, hessian: bool) -> Sums {
     // split points follow work stealing: floating-point sums in another
     // order differ in their last bits, and a model trained twice on the
     // same data must come out byte for byte the same.
-    let add = |mut acc: PartialSums, terms: Option<Sums>| {
-        if let Some((l, gr, hh)) = terms {
-            acc.0 += l;
-            acc.1.iter_mut().zip(&gr).for_each(|(a, b)| *a += b);
-            acc.2.iter_mut().zip(&hh).for_each(|(a, b)| *a += b);
-            acc.3 += 1;
-        }
-        acc
-    };
     let partial: Vec<PartialSums> = groups
         .par_chunks(SUM_CHUNK)
         .map(|chunk| {
-            chunk
-                .iter()
-                .fold(zero(), |acc, g| add(acc, group_terms(w, g, hessian)))
+            let mut acc = zero();
+            for t in chunk.iter().filter_map(|g| group_terms(w, g, hessian)) {
+                add_terms(&mut acc, &t, 1);
+            }
+            acc
         })
         .collect();
-    let (loss, mut grad, mut h, n) = partial.into_iter().fold(zero(), |mut a, b| {
-        a.0 += b.0;
-        a.1.iter_mut().zip(&b.1).for_each(|(x, y)| *x += y);
-        a.2.iter_mut().zip(&b.2).for_each(|(x, y)| *x += y);
-        a.3 += b.3;
-        a
-    });
+    let mut total = zero();
+    for (l, gr, hh, n) in partial {
+        add_terms(&mut total, &(l, gr, hh), n);
+    }
+    let (loss, mut grad, mut h, n) = total;
     let n = n.max(1) as f64;
     let mut f = loss / n + 0.5 * l2 * dot(w, w);
     if !f.is_finite() {
