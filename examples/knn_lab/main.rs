@@ -13,6 +13,10 @@
 //! Tuning reads the train split and the dev set only; the test split's
 //! figures are reported, never used to choose.
 //!
+//! `eval DIR nearest BETAS TOPS` adds to each candidate's score β × the
+//! mean cosine of its `TOPS` most similar training instances (a 1-NN
+//! view beside the centroids; see the README's issue-13 lab notes).
+//!
 //! `KNN_LAB_CONTEXT=W` encodes each sentence with up to `W` words of the
 //! sentences before and after it (the same document) and keeps the
 //! sentence's own vectors: document context as cross-sentence WSD
@@ -446,6 +450,12 @@ struct Config {
     /// least this many instances uses the key's centroid instead of the
     /// synset's (0: off)
     sense_min: u32,
+    /// weight of the nearest-instance term: each candidate's score gains
+    /// `nearest ×` the mean cosine of its `nearest_top` most similar
+    /// training instances (those of the centroid it is scored against:
+    /// its sense key's or its synset's); 0: off
+    nearest: f32,
+    nearest_top: usize,
 }
 
 struct Lab {
@@ -588,6 +598,7 @@ impl Lab {
             .filter(|e| e.gloss.is_some())
             .map(|e| e.synset)
             .collect();
+        let near = (c.nearest != 0.0).then(|| Nearest::new(self, c, fold));
         let mut tally = Tally::default();
         for (i, m) in rows.meta.iter().enumerate() {
             if let Some(f) = fold {
@@ -612,7 +623,7 @@ impl Lab {
                 [only] => Some(only.key.clone()),
                 _ => {
                     let v = pool(c.pool, rows.raw(i));
-                    if senses.is_empty() {
+                    if senses.is_empty() && c.nearest == 0.0 {
                         knn.decide(&self.inv, &v, &cands)
                             .map(|p| p.key)
                             .or_else(|| Some(cands[0].key.clone()))
@@ -631,6 +642,18 @@ impl Lab {
                                 *x += w
                                     * (wsd::disambig::knn::dot(&u, sv)
                                         - wsd::disambig::knn::dot(&u, cv));
+                            }
+                        }
+                        if let Some(near) = &near {
+                            for (s, x) in cands.iter().zip(sc.iter_mut()) {
+                                let own = if senses.contains_key(&s.key) {
+                                    near.by_key.get(&s.key)
+                                } else {
+                                    near.by_synset.get(&s.synset)
+                                };
+                                if let (Some(x), Some(rows)) = (x.as_mut(), own) {
+                                    *x += c.nearest * near.top_mean(&u, rows, c.nearest_top);
+                                }
                             }
                         }
                         wsd::disambig::knn::argmax(&sc)
@@ -685,6 +708,58 @@ impl Lab {
             "{c:?}: dev {dev:.1} [{}]{tests}{cvs} (synsets with ctx {seen})",
             pp(&dp)
         )
+    }
+}
+
+/// The training instances behind each centroid (those of the documents
+/// outside the held-out fold), unit vectors, for the nearest-instance term.
+struct Nearest {
+    vecs: Vec<Vec<f32>>,
+    by_key: HashMap<String, Vec<usize>>,
+    by_synset: HashMap<SynsetId, Vec<usize>>,
+}
+
+impl Nearest {
+    fn new(lab: &Lab, c: &Config, fold: Option<usize>) -> Nearest {
+        let mut near = Nearest {
+            vecs: Vec::new(),
+            by_key: HashMap::new(),
+            by_synset: HashMap::new(),
+        };
+        for (i, m) in lab.train.meta.iter().enumerate() {
+            if fold.is_some_and(|f| m.group % 5 == f) {
+                continue;
+            }
+            let row = near.vecs.len();
+            near.vecs.push(wsd::disambig::knn::normalized(&pool(
+                c.pool,
+                lab.train.raw(i),
+            )));
+            let mut ids: Vec<SynsetId> = Vec::new();
+            for k in &m.gold {
+                near.by_key.entry(k.clone()).or_default().push(row);
+                if let Some((s, _, _)) = lab.inv.sense_by_key(k) {
+                    if !ids.contains(&s.id) {
+                        ids.push(s.id);
+                    }
+                }
+            }
+            for id in ids {
+                near.by_synset.entry(id).or_default().push(row);
+            }
+        }
+        near
+    }
+
+    /// Mean cosine of `u` with its `top` most similar vectors of `rows`.
+    fn top_mean(&self, u: &[f32], rows: &[usize], top: usize) -> f32 {
+        let mut sims: Vec<f32> = rows
+            .iter()
+            .map(|&r| wsd::disambig::knn::dot(u, &self.vecs[r]))
+            .collect();
+        sims.sort_by(|a, b| b.total_cmp(a));
+        sims.truncate(top.max(1));
+        sims.iter().sum::<f32>() / sims.len() as f32
     }
 }
 
@@ -783,6 +858,8 @@ fn main() {
                 gloss_weight: 0.3,
                 prior: 0.1,
                 sense_min: 0,
+                nearest: 0.0,
+                nearest_top: 1,
             };
             let grid = args.get(3).map(String::as_str).unwrap_or("pool");
             let mut configs = vec![base];
@@ -817,8 +894,23 @@ fn main() {
                                     gloss_weight: gw.parse().unwrap(),
                                     prior: pr.parse().unwrap(),
                                     sense_min: args.get(9).map(|x| x.parse().unwrap()).unwrap_or(0),
+                                    ..base
                                 });
                             }
+                        }
+                    }
+                }
+                "nearest" => {
+                    // nearest BETAS TOPS: sense-key vectors (min 10), gloss
+                    // 0.3, prior 0.1, plus the nearest-instance term
+                    configs[0].sense_min = 10;
+                    for top in args[5].split(',') {
+                        for beta in args[4].split(',') {
+                            configs.push(Config {
+                                nearest: beta.parse().unwrap(),
+                                nearest_top: top.parse().unwrap(),
+                                ..configs[0]
+                            });
                         }
                     }
                 }
@@ -859,7 +951,9 @@ fn main() {
                     }
                     return;
                 }
-                _ => panic!("grid: pool | custom K UNIT EX GW PRIOR | metric KINDS LAMBDAS"),
+                _ => panic!(
+                    "grid: pool | custom K UNIT EX GW PRIOR | metric KINDS LAMBDAS | nearest BETAS TOPS"
+                ),
             }
             let cv = args.iter().any(|a| a == "--cv");
             for c in configs {
