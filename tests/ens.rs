@@ -304,3 +304,61 @@ fn ens_runs_the_encoder_in_the_precision_it_was_fitted_with() {
         "{e_f32}"
     );
 }
+
+/// With a knn model that kept its training instances (`--keep-instances`),
+/// ens learns the nearest-instance features (leaving each training
+/// document's own instances out), and the model is refused with a knn
+/// model that kept none.
+#[test]
+fn nearest_instance_features_are_learned_and_need_their_instances() {
+    let dir = tempdir();
+    let knn = dir.path().join("knn-inst.wsd");
+    ok(wsd()
+        .args(["-q", "train", "--method", "knn", "--split", "train"])
+        .args(["--limit-docs", "2", "--gloss", "none", "--keep-instances"])
+        .arg("--output")
+        .arg(&knn));
+    let ens = dir.path().join("ens-inst.wsd");
+    let (out, _, err) = run(wsd()
+        .args(["train", "--method", "ens", "--limit-docs", "2"])
+        .arg("--model")
+        .arg(&knn)
+        .arg("--output")
+        .arg(&ens));
+    assert!(out.status.success(), "{err}");
+    let w: Vec<f64> = err
+        .lines()
+        .filter(|l| l.starts_with("knn.nearest"))
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(w.len(), 4, "{err}");
+    assert!(w.iter().any(|x| *x != 0.0), "{err}");
+    // with its own knn model it answers every instance
+    let json = ok(wsd()
+        .args(["-q", "eval", "--method", "ens,mfs", "--format", "json"])
+        .arg("--model")
+        .arg(&knn)
+        .arg("--model")
+        .arg(slice_nb())
+        .arg("--model")
+        .arg(&ens)
+        .args(semeval_args()));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["answered"], 455, "{v}");
+    // with the same documents' knn model without instances: refused
+    let err = fails(
+        wsd()
+            .args(["-q", "eval", "--method", "ens,mfs"])
+            .arg("--model")
+            .arg(slice_model())
+            .arg("--model")
+            .arg(slice_nb())
+            .arg("--model")
+            .arg(&ens)
+            .args(semeval_args()),
+    );
+    assert!(
+        err.contains("kept") && err.contains("--keep-instances"),
+        "{err}"
+    );
+}

@@ -162,6 +162,7 @@ fn wrong_method_truncated_missing_encoder_and_wrong_width_are_refused() {
         senses: vec![],
         instances: vec![],
         instance_sentences: vec![],
+        instance_docs: Vec::new(),
         sentences: vec![],
         calibration: None,
     };

@@ -571,6 +571,7 @@ impl Lab {
             senses: Vec::new(),
             instances: Vec::new(),
             instance_sentences: Vec::new(),
+            instance_docs: Vec::new(),
             sentences: Vec::new(),
             calibration: None,
         }

@@ -68,7 +68,9 @@ pub struct Args {
     /// knn: pool a gloss over all its words (mean, the default) or its lemma words (lemma).
     #[arg(long, value_name = "mean|lemma", default_value = "mean")]
     pub gloss_pooling: String,
-    /// knn: keep every SemCor instance vector, for --k > 1 (makes the model large).
+    /// knn: keep every SemCor instance vector and its document, for --k > 1
+    /// and ens's nearest-instance features (makes the model about four
+    /// times as large).
     #[arg(long)]
     pub keep_instances: bool,
     /// knn: sum the encoder's last N layers into a word's vector (1: the
@@ -99,6 +101,11 @@ pub struct Args {
     /// training; off by default)
     #[arg(long)]
     pub ens_objects: bool,
+    /// ens: leave these features out (weight 0, no tree splits on them),
+    /// for ablations; names as the training report prints them
+    /// (comma-separated, e.g. `knn.nearest,knn.nearest3`).
+    #[arg(long, value_name = "FEATURES", value_delimiter = ',')]
+    pub ens_without: Vec<String>,
     /// ens: gradient-boosted trees (depth 4, learning rate 0.05) fitted on
     /// top of the regression's utilities (0: the regression alone).
     /// Cross-validated on the train split 69.1% -> 71.3%.
@@ -252,6 +259,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             l2: args.ens_l2,
             frames: args.ens_frames,
             objects: args.ens_objects,
+            without: args.ens_without.clone(),
             boost: wsd::disambig::ens::boost::BoostParams {
                 rounds: args.ens_trees,
                 ..Default::default()

@@ -51,7 +51,16 @@ pub struct KnnEvidence {
     pub gloss: Option<f32>,
     /// Where the context vector came from.
     pub source: VectorSource,
+    /// The cosines with the sense's nearest kept training instances, the
+    /// nearest and the mean of the [`NEAREST_TOP`] nearest (`None` when
+    /// the kNN model kept none of the synset's, or only the held-out
+    /// document's).
+    pub nearest: Option<(f32, f32)>,
 }
+
+/// How many of a candidate's nearest training instances the
+/// `knn.nearest3` feature averages.
+pub const NEAREST_TOP: usize = 3;
 
 impl KnnEvidence {
     /// kNN's score without its prior: `(1 − w)·ctx + w·gloss` when both
@@ -84,6 +93,10 @@ pub struct Removal {
     pub sums: HashMap<SynsetId, (u32, Vec<f32>)>,
     /// Per sense key: the same.
     pub keys: HashMap<String, (u32, Vec<f32>)>,
+    /// The held-out document (its index in the kNN model's training
+    /// documents), whose own kept instances the nearest-instance features
+    /// leave out.
+    pub doc: Option<u32>,
 }
 
 /// Add `unit` to the (count, sum) of `at`.
@@ -269,6 +282,12 @@ pub fn knn_evidence(
         let r = r.keys.get(key).copied().unwrap_or(n as f32);
         loo_sense_centroid(c, n, r, removal.keys.get(key), knn.params().sense_min)
     };
+    let skip = loo.and_then(|(removal, _)| removal.doc);
+    let nearest = |id: SynsetId| -> Option<(f32, f32)> {
+        let top = knn.nearest_cosines(&v, id, skip, NEAREST_TOP);
+        let first = *top.first()?;
+        Some((first, top.iter().sum::<f32>() / top.len() as f32))
+    };
     cands
         .iter()
         .map(|s| {
@@ -277,6 +296,7 @@ pub fn knn_evidence(
                     ctx: Some(dot(&v, &c)),
                     gloss: knn.gloss_vector(s.synset).map(|g| dot(&v, g)),
                     source: VectorSource::SenseKey,
+                    nearest: nearest(s.synset),
                 };
             }
             let ctx = knn.context_vector_by(inv, s.synset, &centroid);
@@ -288,6 +308,7 @@ pub fn knn_evidence(
                     Some((_, false)) => VectorSource::Propagated,
                     None => VectorSource::Missing,
                 },
+                nearest: nearest(s.synset),
             }
         })
         .collect()
@@ -500,6 +521,10 @@ pub const FEATURES: &[&str] = &[
     "frame.subject_misfit",
     "obj.lemma",
     "obj.class",
+    "knn.nearest",
+    "knn.nearest3",
+    "knn.nearest_gap",
+    "knn.nearest×verb",
 ];
 
 /// Rank 0 for the best of `scores` (ties: the earlier), by decreasing score.
@@ -544,6 +569,10 @@ pub fn feature_rows(t: &TargetEvidence, cands: &[CandidateEvidence]) -> Vec<Vec<
             None => 0.0,
         })
         .collect();
+    let nearest_max = cands
+        .iter()
+        .filter_map(|c| c.knn.nearest.map(|n| f64::from(n.0)))
+        .fold(f64::NEG_INFINITY, f64::max);
     let lesk: Vec<Option<f64>> = cands.iter().map(|c| Some(c.lesk)).collect();
     let lesk_best = is_best(&lesk);
     let lesk_any = cands.iter().any(|c| c.lesk > 0.0);
@@ -609,6 +638,16 @@ pub fn feature_rows(t: &TargetEvidence, cands: &[CandidateEvidence]) -> Vec<Vec<
                 c.object.0,
                 c.object.1,
             ]);
+            let (near, near3) = c
+                .knn
+                .nearest
+                .map_or((0.0, 0.0), |(a, b)| (f64::from(a), f64::from(b)));
+            row.extend([
+                near,
+                near3,
+                c.knn.nearest.map_or(0.0, |_| near - nearest_max),
+                near * pos[1],
+            ]);
             debug_assert_eq!(row.len(), FEATURES.len());
             row
         })
@@ -629,6 +668,7 @@ mod tests {
                 } else {
                     VectorSource::Missing
                 },
+                nearest: ctx.map(|c| (c + 0.2, c + 0.1)),
             },
             nb,
             lesk,
@@ -640,6 +680,35 @@ mod tests {
 
     fn col(name: &str) -> usize {
         FEATURES.iter().position(|f| *f == name).unwrap()
+    }
+
+    #[test]
+    fn nearest_instance_features_follow_the_nearest_cosines() {
+        let t = TargetEvidence {
+            pos: Pos::Verb,
+            nb_examples: 0,
+        };
+        let c = [
+            cand(Some(0.5), None, 0.0, 1),
+            cand(Some(0.7), None, 0.0, 1),
+            cand(None, None, 0.0, 1),
+        ];
+        let r = feature_rows(&t, &c);
+        let at = |i: usize, f: &str| r[i][col(f)];
+        assert!((at(1, "knn.nearest") - 0.9).abs() < 1e-6);
+        assert!((at(1, "knn.nearest3") - 0.8).abs() < 1e-6);
+        assert!((at(0, "knn.nearest_gap") + 0.2).abs() < 1e-6);
+        assert_eq!(at(1, "knn.nearest_gap"), 0.0);
+        assert!((at(0, "knn.nearest×verb") - 0.7).abs() < 1e-6);
+        // no kept instance: all four are 0
+        for f in [
+            "knn.nearest",
+            "knn.nearest3",
+            "knn.nearest_gap",
+            "knn.nearest×verb",
+        ] {
+            assert_eq!(at(2, f), 0.0, "{f}");
+        }
     }
 
     #[test]

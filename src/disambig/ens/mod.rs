@@ -14,7 +14,9 @@
 //! propagated or missing; NB's log posterior, whether it is NB's
 //! choice, whether NB never saw the sense, and the log posterior scaled by
 //! how many examples NB had; Lesk's weighted overlap; the log tag-count
-//! share, first sense, unseen sense; per-POS copies of the main ones),
+//! share, first sense, unseen sense; per-POS copies of the main ones;
+//! with a knn model that kept its instance vectors, the cosines of the
+//! candidate's nearest training instances),
 //! and a conditional logistic regression over the target's candidates
 //! ([`logreg`]), L2-regularised. Its utility `w · x` is the score, its
 //! softmax the distribution ([`Scale::Log`]). Gradient-boosted trees
@@ -28,8 +30,10 @@
 //! kNN exactly leave-one-document-out from the full kNN model (a
 //! sense-key or synset centroid without the document's own instances, a
 //! key left with too few falling back to its synset, see
-//! [`features::Removal`]), which needs only the vectors of the encoded
-//! sample of documents (every 2nd by default); the tag-count prior with
+//! [`features::Removal`]; the nearest instances without the document's
+//! own, which a knn model of format 5 marks), which needs only the vectors
+//! of the encoded sample of documents (every one by default); the
+//! tag-count prior with
 //! WordNet's counts minus the document's own occurrences (WordNet's counts
 //! were made on all of SemCor). The L2 weight is chosen by
 //! cross-validation over documents.
@@ -137,6 +141,16 @@ impl Ens {
                     } else {
                         ""
                     }
+                ),
+            });
+        }
+        if p.knn_kept_instances > 0 && knn.kept_instances() != p.knn_kept_instances {
+            return Err(Error::Model {
+                path: path.to_path_buf(),
+                msg: format!(
+                    "its nearest-instance features were learned from a knn model that kept {} training instances, but the knn model given keeps {}; pass the knn model ens was trained with (trained with --keep-instances), or retrain ens",
+                    p.knn_kept_instances,
+                    knn.kept_instances()
                 ),
             });
         }

@@ -65,6 +65,12 @@ pub struct EnsParams {
     /// (which read synset centroids only).
     #[serde(default)]
     pub knn_sense_vectors: usize,
+    /// The kNN model's kept training instances (`--keep-instances`),
+    /// which the nearest-instance features read: an ens model trained
+    /// with them is refused with a knn model that kept other instances
+    /// (or none). 0 when trained without (those features were all 0).
+    #[serde(default)]
+    pub knn_kept_instances: usize,
     /// The encoder's fingerprint.
     pub encoder_fingerprint: String,
     /// The arithmetic of the encoder's linear maps the kNN features were
@@ -347,6 +353,7 @@ pub(super) mod tests {
                 knn_documents: 1,
                 knn_tagged_tokens: 1,
                 knn_sense_vectors: 0,
+                knn_kept_instances: 0,
                 encoder_fingerprint: String::new(),
                 encoder_precision: "int8".into(),
                 nb: NbParams::default(),

@@ -269,6 +269,13 @@ pub fn train(
             ),
         ));
     }
+    if knn.kept_instances() > 0 && !knn.knows_instance_documents() {
+        return Err(Error::bad_parameter(
+            "--model",
+            format!("(knn model of {} kept instances)", knn.kept_instances()),
+            "its kept instances do not say which document each came from (a knn model from before format 5), so the nearest-instance features would find each training target itself; retrain it with `wsd train --method knn --keep-instances`",
+        ));
+    }
     if opts.sample_every == 0 || opts.folds < 2 {
         return Err(Error::bad_parameter(
             "--ens-sample",
@@ -395,7 +402,10 @@ pub fn train_on_sample(
     let removals: Vec<Removal> = sample
         .par_iter()
         .map(|&d| {
-            let mut r = Removal::default();
+            let mut r = Removal {
+                doc: Some(d as u32),
+                ..Removal::default()
+            };
             for (s, sent) in docs[d].sentences.iter().enumerate() {
                 for (t, tok) in sent.tokens.iter().enumerate() {
                     if tok.gold.is_empty() {
@@ -715,6 +725,7 @@ pub fn train_on_sample(
             knn_documents: kp.documents,
             knn_tagged_tokens: kp.tagged_tokens,
             knn_sense_vectors: kp.sense_vectors,
+            knn_kept_instances: knn.kept_instances(),
             encoder_fingerprint: kp.encoder_fingerprint.clone(),
             encoder_precision: knn.encoder().precision().name().to_string(),
             nb: nb_params.clone(),

@@ -1,14 +1,14 @@
 //! The kNN model body and model file: save, load, and map.
 //!
 //! The body is a [safetensors](https://huggingface.co/docs/safetensors)
-//! blob. Format 4 (`WSDKNN04`) has five tensors:
+//! blob. Format 5 (`WSDKNN05`) has five tensors:
 //!
 //! ```text
 //! ctx        F32 [n_ctx, d]      context vectors, in entry order
 //! gloss      F32 [n_gloss, d]    gloss vectors, in entry order
 //! instances  F32 [n_inst, d]     instance vectors (empty unless kept)
 //! senses     F32 [n_sense, d]    sense-key vectors, in sense order
-//! meta       U8  [len]           postcard of `Meta`: the tag b"WSDKNN03",
+//! meta       U8  [len]           postcard of `Meta`: the tag b"WSDKNN05",
 //!                                d, per entry the synset, its example
 //!                                count and which vectors it has, the
 //!                                entry of each instance, per sense key
@@ -17,8 +17,15 @@
 //!                                vector points at which, the sentence of
 //!                                each kept instance, the calibration,
 //!                                and the resultant length |Σ v| of
-//!                                every context and sense-key centroid
+//!                                every context and sense-key centroid,
+//!                                and the training document of each
+//!                                kept instance
 //! ```
+//!
+//! Format 5 adds each kept instance's training document to format 4
+//! (`WSDKNN04`), so that `ens` training can leave a held-out document's
+//! own instances out of its nearest-instance feature. Format 4 is still
+//! read, its instances' documents unknown (empty).
 //!
 //! Format 4 adds the resultant lengths to format 3 (`WSDKNN03`, written
 //! since sense-key vectors, exemplar sentences and the model's own
@@ -57,7 +64,10 @@ use crate::wordnet::{Inventory, Pos, SynsetId};
 use crate::{Error, Result};
 
 /// Body type and version, at the start of the metadata tensor.
-const META_TAG: &[u8; 8] = b"WSDKNN04";
+const META_TAG: &[u8; 8] = b"WSDKNN05";
+
+/// The format 4 tag (read, no longer written).
+const META_TAG_V4: &[u8; 8] = b"WSDKNN04";
 
 /// The format 3 tag (read, no longer written).
 const META_TAG_V3: &[u8; 8] = b"WSDKNN03";
@@ -86,6 +96,21 @@ struct MetaV3 {
     calibration: Option<KnnCalibration>,
 }
 
+/// The structured part of a format 4 body.
+#[derive(Serialize, Deserialize)]
+struct MetaV4 {
+    dim: u32,
+    entries: Vec<MetaEntry>,
+    instance_entry: Vec<u32>,
+    senses: Vec<MetaSense>,
+    entry_exemplars: Vec<Vec<u32>>,
+    instance_sentences: Vec<u32>,
+    sentences: Vec<Exemplar>,
+    calibration: Option<KnnCalibration>,
+    entry_resultants: Vec<Option<f32>>,
+    sense_resultants: Vec<Option<f32>>,
+}
+
 /// The structured part of a body.
 #[derive(Serialize, Deserialize)]
 struct Meta {
@@ -104,6 +129,26 @@ struct Meta {
     entry_resultants: Vec<Option<f32>>,
     /// Resultant length of each sense-key centroid (one per sense).
     sense_resultants: Vec<Option<f32>>,
+    /// Training document of each instance (empty, or one per instance).
+    instance_docs: Vec<u32>,
+}
+
+impl From<MetaV4> for Meta {
+    fn from(m: MetaV4) -> Meta {
+        Meta {
+            dim: m.dim,
+            entries: m.entries,
+            instance_entry: m.instance_entry,
+            senses: m.senses,
+            entry_exemplars: m.entry_exemplars,
+            instance_sentences: m.instance_sentences,
+            sentences: m.sentences,
+            calibration: m.calibration,
+            entry_resultants: m.entry_resultants,
+            sense_resultants: m.sense_resultants,
+            instance_docs: Vec::new(),
+        }
+    }
 }
 
 impl From<MetaV3> for Meta {
@@ -119,6 +164,7 @@ impl From<MetaV3> for Meta {
             instance_sentences: m.instance_sentences,
             sentences: m.sentences,
             calibration: m.calibration,
+            instance_docs: Vec::new(),
         }
     }
 }
@@ -181,6 +227,7 @@ impl KnnModel {
             calibration: self.calibration.clone(),
             entry_resultants: self.entries.iter().map(|e| e.resultant).collect(),
             sense_resultants: self.senses.iter().map(|s| s.resultant).collect(),
+            instance_docs: self.instance_docs.clone(),
         };
         let meta = model_io::to_body(META_TAG, &meta).expect("knn metadata always encodes");
         let ctx = le_bytes(
@@ -268,6 +315,7 @@ struct Layout {
     calibration: Option<KnnCalibration>,
     entry_resultants: Vec<Option<f32>>,
     sense_resultants: Vec<Option<f32>>,
+    instance_docs: Vec<u32>,
     /// Byte ranges of the ctx, gloss, instance and sense matrices (the
     /// sense range is empty in format 2).
     ranges: [std::ops::Range<usize>; 4],
@@ -294,6 +342,7 @@ impl Layout {
             entry_resultants: self.entry_resultants,
             sense_resultants: self.sense_resultants,
             instance_sentences: self.instance_sentences,
+            instance_docs: self.instance_docs,
             sentences: self.sentences,
             calibration: self.calibration,
         }
@@ -337,9 +386,12 @@ fn parse(path: &Path, params: &KnnParams, body: &[u8]) -> Result<Layout> {
             sentences: Vec::new(),
             calibration: None,
             sense_resultants: Vec::new(),
+            instance_docs: Vec::new(),
         }
     } else if meta_t.data().starts_with(META_TAG_V3) {
         model_io::from_body::<MetaV3>(path, META_TAG_V3, meta_t.data())?.into()
+    } else if meta_t.data().starts_with(META_TAG_V4) {
+        model_io::from_body::<MetaV4>(path, META_TAG_V4, meta_t.data())?.into()
     } else {
         model_io::from_body(path, META_TAG, meta_t.data())?
     };
@@ -456,6 +508,7 @@ fn parse(path: &Path, params: &KnnParams, body: &[u8]) -> Result<Layout> {
         calibration: meta.calibration,
         entry_resultants: meta.entry_resultants,
         sense_resultants: meta.sense_resultants,
+        instance_docs: meta.instance_docs,
         ranges,
         rows,
     })
@@ -543,6 +596,16 @@ fn check_extras(path: &Path, meta: &Meta) -> Result<()> {
             format!(
                 "{} instance sentences for {} instances",
                 meta.instance_sentences.len(),
+                meta.instance_entry.len()
+            ),
+        ));
+    }
+    if !meta.instance_docs.is_empty() && meta.instance_docs.len() != meta.instance_entry.len() {
+        return Err(bad(
+            path,
+            format!(
+                "{} instance documents for {} instances",
+                meta.instance_docs.len(),
                 meta.instance_entry.len()
             ),
         ));

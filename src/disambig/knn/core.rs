@@ -298,6 +298,37 @@ impl Core {
         near
     }
 
+    /// The cosines of `v` (a unit vector) with the `top` training
+    /// instances of `id` most similar to it, best first, leaving out those
+    /// of training document `skip` (a model of format 5 knows each
+    /// instance's document; an older one cannot leave any out). Empty
+    /// when the model kept no instance of `id` (or only `skip`'s).
+    pub(super) fn nearest_cosines(
+        &self,
+        v: &[f32],
+        id: SynsetId,
+        skip: Option<u32>,
+        top: usize,
+    ) -> Vec<f32> {
+        let Some(&e) = self.index.get(&id) else {
+            return Vec::new();
+        };
+        let docs = &self.vectors.instance_docs;
+        let mut best: Vec<f32> = Vec::with_capacity(top + 1);
+        for &i in &self.by_entry[e] {
+            if skip.is_some() && docs.get(i).copied() == skip {
+                continue;
+            }
+            let c = dot(v, self.vectors.instances.row(i));
+            if best.len() < top || c > best[best.len() - 1] {
+                let at = best.partition_point(|&b| b >= c);
+                best.insert(at, c);
+                best.truncate(top.max(1));
+            }
+        }
+        best
+    }
+
     /// The model's calibration as a table, when it fits the options.
     pub(super) fn calibration(&self) -> Option<Calibration> {
         let c = self.vectors.calibration.as_ref()?;
@@ -420,6 +451,7 @@ mod tests {
             },
             instances: vec![],
             instance_sentences: vec![],
+            instance_docs: Vec::new(),
             sentences: vec![],
             calibration: None,
         };
@@ -428,6 +460,33 @@ mod tests {
 
     fn core(m: &KnnModel, inv: &Inventory) -> Core {
         Core::new(Vectors::from_model(m), inv, KnnOptions::default())
+    }
+
+    #[test]
+    fn nearest_cosines_are_the_best_first_and_leave_a_document_out() {
+        let inv = inventory();
+        let (mut m, cands) = model(&inv, false);
+        // entry 0 keeps three instances (documents 0, 1, 1), entry 1 one
+        m.instances = vec![
+            (0, vec![1.0, 0.0, 0.0]),
+            (0, vec![0.6, 0.8, 0.0]),
+            (0, vec![0.0, 1.0, 0.0]),
+            (1, vec![0.0, 0.0, 1.0]),
+        ];
+        m.instance_docs = vec![0, 1, 1, 0];
+        let c = core(&m, &inv);
+        let v = [0.6, 0.8, 0.0];
+        let near = |id, skip, top| c.nearest_cosines(&v, id, skip, top);
+        let close = |a: &[f32], b: &[f32]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
+        };
+        assert!(close(&near(cands[0].synset, None, 2), &[1.0, 0.8]));
+        assert!(close(&near(cands[0].synset, None, 9), &[1.0, 0.8, 0.6]));
+        // document 1 out: only document 0's instance is left
+        assert!(close(&near(cands[0].synset, Some(1), 3), &[0.6]));
+        // the only instance of entry 1 is document 0's
+        assert!(near(cands[1].synset, Some(0), 3).is_empty());
+        assert!(close(&near(cands[1].synset, Some(1), 3), &[0.0]));
     }
 
     #[test]

@@ -104,6 +104,11 @@ pub struct KnnModel {
     /// The sentence of each instance ([`KnnModel::sentences`] index),
     /// empty or one per instance.
     pub instance_sentences: Vec<u32>,
+    /// The training document of each instance (its index in the training
+    /// documents), empty or one per instance: `ens` training leaves a
+    /// held-out document's own instances out of its nearest-instance
+    /// feature (empty in models before format 5).
+    pub instance_docs: Vec<u32>,
     /// The training sentences the exemplars point at.
     pub sentences: Vec<Exemplar>,
     /// The model's own calibration, if fitted (not in older models).
@@ -258,6 +263,8 @@ pub(super) struct Vectors {
     pub(super) sense_resultants: Vec<Option<f32>>,
     /// Sentence of each instance row (empty or one per row).
     pub(super) instance_sentences: Vec<u32>,
+    /// Training document of each instance row (empty or one per row).
+    pub(super) instance_docs: Vec<u32>,
     pub(super) sentences: Vec<Exemplar>,
     pub(super) calibration: Option<KnnCalibration>,
 }
@@ -305,6 +312,7 @@ impl Vectors {
             entry_resultants: model.entries.iter().map(|e| e.resultant).collect(),
             sense_resultants: model.senses.iter().map(|s| s.resultant).collect(),
             instance_sentences: model.instance_sentences.clone(),
+            instance_docs: model.instance_docs.clone(),
             sentences: model.sentences.clone(),
             calibration: model.calibration.clone(),
         }
@@ -348,6 +356,7 @@ impl Vectors {
                 .map(|(i, &e)| (e, self.instances.row(i).to_vec()))
                 .collect(),
             instance_sentences: self.instance_sentences.clone(),
+            instance_docs: self.instance_docs.clone(),
             sentences: self.sentences.clone(),
             calibration: self.calibration.clone(),
         }

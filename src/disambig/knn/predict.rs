@@ -154,6 +154,32 @@ impl Knn {
         self.core.context_of(inv, sense).map(|(_, s)| s)
     }
 
+    /// How many training instance vectors the model kept
+    /// (`--keep-instances`; 0 without).
+    pub fn kept_instances(&self) -> usize {
+        self.core.vectors.instance_entry.len()
+    }
+
+    /// Whether the model knows each kept instance's training document
+    /// (format 5), so that [`Knn::nearest_cosines`] can leave one out.
+    pub fn knows_instance_documents(&self) -> bool {
+        !self.core.vectors.instance_docs.is_empty()
+    }
+
+    /// The cosines of the unit vector `v` with the `top` kept training
+    /// instances of synset `id` nearest it, best first, leaving out
+    /// training document `skip`'s (its index in the training documents);
+    /// empty without such instances.
+    pub fn nearest_cosines(
+        &self,
+        v: &[f32],
+        id: SynsetId,
+        skip: Option<u32>,
+        top: usize,
+    ) -> Vec<f32> {
+        self.core.nearest_cosines(v, id, skip, top)
+    }
+
     /// The SemCor centroid of a synset (unit length) and how many tagged
     /// instances went into it; `None` when SemCor did not tag it.
     pub fn centroid(&self, id: SynsetId) -> Option<(&[f32], u32)> {

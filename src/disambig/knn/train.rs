@@ -366,10 +366,12 @@ impl KnnModel {
         }
         let mut instances: Vec<(u32, Vec<f32>)> = Vec::new();
         let mut instance_sentences: Vec<u32> = Vec::new();
+        let mut instance_docs: Vec<u32> = Vec::new();
         if params.keep_instances {
             for (r, x) in rows.iter().enumerate() {
                 for &e in &x.entries {
                     instances.push((e, row(r).to_vec()));
+                    instance_docs.push(x.doc);
                     if k > 0 {
                         instance_sentences.push(sentence(r as u32));
                     }
@@ -383,6 +385,7 @@ impl KnnModel {
             senses,
             instances,
             instance_sentences,
+            instance_docs,
             sentences: exemplars,
             calibration: None,
         };

@@ -82,6 +82,7 @@ fn toy() -> KnnModel {
         }],
         instances: vec![(0, vec![1.0, 0.0, 0.0]), (2, vec![0.0, 1.0, 0.0])],
         instance_sentences: vec![0, 1],
+        instance_docs: vec![0, 0],
         sentences: vec![ex("d1.s1.t1"), ex("d1.s2.t4")],
         calibration: Some(KnnCalibration {
             gloss_weight: 0.3,
@@ -147,17 +148,37 @@ fn to_bytes_v2(m: &KnnModel) -> Vec<u8> {
     .unwrap()
 }
 
-/// A format 3 body, as `wsd` wrote it before the resultant lengths:
-/// the format 4 body with the format 3 metadata in its place.
-fn to_bytes_v3(m: &KnnModel) -> Vec<u8> {
+/// `m`'s body with its metadata replaced by `meta` under `tag`.
+fn with_meta<T: Serialize>(m: &KnnModel, tag: &[u8; 8], meta: &T) -> Vec<u8> {
     let ours = m.to_bytes();
     let st = SafeTensors::deserialize(&ours).unwrap();
-    let meta: Meta = model_io::from_body(
+    let meta = model_io::to_body(tag, meta).unwrap();
+    let names = ["ctx", "gloss", "instances", "senses"];
+    let mut tensors: Vec<(&str, TensorView<'_>)> =
+        names.iter().map(|&n| (n, st.tensor(n).unwrap())).collect();
+    tensors.push((
+        "meta",
+        TensorView::new(Dtype::U8, vec![meta.len()], &meta).unwrap(),
+    ));
+    safetensors::serialize(tensors, &None).unwrap()
+}
+
+/// The metadata of `m`'s body.
+fn meta_of(m: &KnnModel) -> Meta {
+    let ours = m.to_bytes();
+    let st = SafeTensors::deserialize(&ours).unwrap();
+    model_io::from_body(
         Path::new("toy"),
         META_TAG,
         st.tensor("meta").unwrap().data(),
     )
-    .unwrap();
+    .unwrap()
+}
+
+/// A format 3 body, as `wsd` wrote it before the resultant lengths:
+/// the current body with the format 3 metadata in its place.
+fn to_bytes_v3(m: &KnnModel) -> Vec<u8> {
+    let meta = meta_of(m);
     let v3 = MetaV3 {
         dim: meta.dim,
         entries: meta.entries,
@@ -168,15 +189,45 @@ fn to_bytes_v3(m: &KnnModel) -> Vec<u8> {
         sentences: meta.sentences,
         calibration: meta.calibration,
     };
-    let v3 = model_io::to_body(META_TAG_V3, &v3).unwrap();
-    let names = ["ctx", "gloss", "instances", "senses"];
-    let mut tensors: Vec<(&str, TensorView<'_>)> =
-        names.iter().map(|&n| (n, st.tensor(n).unwrap())).collect();
-    tensors.push((
-        "meta",
-        TensorView::new(Dtype::U8, vec![v3.len()], &v3).unwrap(),
-    ));
-    safetensors::serialize(tensors, &None).unwrap()
+    with_meta(m, META_TAG_V3, &v3)
+}
+
+#[test]
+fn format_4_bodies_load_without_instance_documents() {
+    let m = toy();
+    let meta = meta_of(&m);
+    let v4 = MetaV4 {
+        dim: meta.dim,
+        entries: meta.entries,
+        instance_entry: meta.instance_entry,
+        senses: meta.senses,
+        entry_exemplars: meta.entry_exemplars,
+        instance_sentences: meta.instance_sentences,
+        sentences: meta.sentences,
+        calibration: meta.calibration,
+        entry_resultants: meta.entry_resultants,
+        sense_resultants: meta.sense_resultants,
+    };
+    let old = KnnModel::from_bytes(m.params.clone(), &with_meta(&m, META_TAG_V4, &v4)).unwrap();
+    let mut want = m.clone();
+    want.instance_docs.clear();
+    assert_eq!(old, want);
+    let new = KnnModel::from_bytes(m.params.clone(), &m.to_bytes()).unwrap();
+    assert_eq!(new.instance_docs, vec![0, 0]);
+}
+
+#[test]
+fn instance_documents_must_be_one_per_instance() {
+    let m = toy();
+    let mut meta = meta_of(&m);
+    meta.instance_docs = vec![0];
+    let err = KnnModel::from_bytes(m.params.clone(), &with_meta(&m, META_TAG, &meta))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("1 instance documents for 2 instances"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -190,6 +241,7 @@ fn format_3_bodies_load_without_resultants() {
     for s in &mut want.senses {
         s.resultant = None;
     }
+    want.instance_docs.clear();
     assert_eq!(old, want);
     // what format 4 adds is kept
     let new = KnnModel::from_bytes(m.params.clone(), &m.to_bytes()).unwrap();
@@ -225,6 +277,7 @@ fn as_v2(mut m: KnnModel) -> KnnModel {
     m.senses.clear();
     m.sentences.clear();
     m.instance_sentences.clear();
+    m.instance_docs.clear();
     m.calibration = None;
     for e in &mut m.entries {
         e.exemplars.clear();
