@@ -361,4 +361,31 @@ fn nearest_instance_features_are_learned_and_need_their_instances() {
         err.contains("kept") && err.contains("--keep-instances"),
         "{err}"
     );
+    // trained without those features, it needs no instances
+    let plain = dir.path().join("ens-without.wsd");
+    let (out, _, err) = run(wsd()
+        .args(["train", "--method", "ens", "--limit-docs", "2"])
+        .args(["--ens-without", &wsd::disambig::ens::NEAREST_FEATURES.join(",")])
+        .arg("--model")
+        .arg(&knn)
+        .arg("--output")
+        .arg(&plain));
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.lines()
+            .filter(|l| l.starts_with("knn.nearest"))
+            .all(|l| l.split_whitespace().nth(1) == Some("+0.000")),
+        "{err}"
+    );
+    let json = ok(wsd()
+        .args(["-q", "eval", "--method", "ens,mfs", "--format", "json"])
+        .arg("--model")
+        .arg(slice_model())
+        .arg("--model")
+        .arg(slice_nb())
+        .arg("--model")
+        .arg(&plain)
+        .args(semeval_args()));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["answered"], 455, "{v}");
 }

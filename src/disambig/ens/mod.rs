@@ -54,7 +54,8 @@ mod train;
 
 pub use model::{EnsModel, EnsParams};
 pub use train::{
-    train, train_on_sample, EnsTraining, SampleVectors, FRAME_FEATURES, L2_GRID, OBJECT_FEATURES,
+    train, train_on_sample, EnsTraining, SampleVectors, FRAME_FEATURES, L2_GRID, NEAREST_FEATURES,
+    OBJECT_FEATURES,
 };
 
 use std::path::Path;

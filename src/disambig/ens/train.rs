@@ -60,6 +60,15 @@ pub struct EnsTraining {
 /// unless [`EnsTraining::objects`].
 pub const OBJECT_FEATURES: &[&str] = &["obj.lemma", "obj.class"];
 
+/// The nearest-training-instance features, all 0 unless the knn model
+/// kept its instance vectors.
+pub const NEAREST_FEATURES: &[&str] = &[
+    "knn.nearest",
+    "knn.nearest3",
+    "knn.nearest_gap",
+    "knn.nearest×verb",
+];
+
 /// The verb-frame features (see [`super::frames`]), left at weight 0
 /// unless [`EnsTraining::frames`].
 pub const FRAME_FEATURES: &[&str] = &[
@@ -725,7 +734,15 @@ pub fn train_on_sample(
             knn_documents: kp.documents,
             knn_tagged_tokens: kp.tagged_tokens,
             knn_sense_vectors: kp.sense_vectors,
-            knn_kept_instances: knn.kept_instances(),
+            // only a model that reads the instances needs them
+            knn_kept_instances: if NEAREST_FEATURES
+                .iter()
+                .all(|f| opts.without.iter().any(|w| w == f))
+            {
+                0
+            } else {
+                knn.kept_instances()
+            },
             encoder_fingerprint: kp.encoder_fingerprint.clone(),
             encoder_precision: knn.encoder().precision().name().to_string(),
             nb: nb_params.clone(),
