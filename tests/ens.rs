@@ -365,7 +365,10 @@ fn nearest_instance_features_are_learned_and_need_their_instances() {
     let plain = dir.path().join("ens-without.wsd");
     let (out, _, err) = run(wsd()
         .args(["train", "--method", "ens", "--limit-docs", "2"])
-        .args(["--ens-without", &wsd::disambig::ens::NEAREST_FEATURES.join(",")])
+        .args([
+            "--ens-without",
+            &wsd::disambig::ens::NEAREST_FEATURES.join(","),
+        ])
         .arg("--model")
         .arg(&knn)
         .arg("--output")

@@ -252,6 +252,21 @@ fn accuracy(w: &[f64], groups: &[&Group]) -> f64 {
     100.0 * right as f64 / groups.len().max(1) as f64
 }
 
+/// A knn model that kept its instances must say which document each came
+/// from (format 5): the nearest-instance features leave the held-out
+/// document's own out, and without that each training target would find
+/// itself.
+fn instance_documents_known(knn: &Knn) -> Result<()> {
+    if knn.kept_instances() > 0 && !knn.knows_instance_documents() {
+        return Err(Error::bad_parameter(
+            "--model",
+            format!("(knn model of {} kept instances)", knn.kept_instances()),
+            "its kept instances do not say which document each came from (a knn model from before format 5), so the nearest-instance features would find each training target itself; retrain it with `wsd train --method knn --keep-instances`",
+        ));
+    }
+    Ok(())
+}
+
 /// Train ens on `docs` (the kNN model's own training documents) with the
 /// full kNN model `knn`; `notice` gets one line per stage, `progress`
 /// (done, total) the sentences encoded. Returns the model and a report
@@ -278,13 +293,7 @@ pub fn train(
             ),
         ));
     }
-    if knn.kept_instances() > 0 && !knn.knows_instance_documents() {
-        return Err(Error::bad_parameter(
-            "--model",
-            format!("(knn model of {} kept instances)", knn.kept_instances()),
-            "its kept instances do not say which document each came from (a knn model from before format 5), so the nearest-instance features would find each training target itself; retrain it with `wsd train --method knn --keep-instances`",
-        ));
-    }
+    instance_documents_known(knn)?;
     if opts.sample_every == 0 || opts.folds < 2 {
         return Err(Error::bad_parameter(
             "--ens-sample",
@@ -370,6 +379,7 @@ pub fn train_on_sample(
     vectors: &SampleVectors,
     notice: &(dyn Fn(&str) + Sync),
 ) -> Result<(EnsModel, String)> {
+    instance_documents_known(knn)?;
     let kp = knn.params();
     let in_sample: HashMap<usize, usize> =
         sample.iter().enumerate().map(|(k, &i)| (i, k)).collect();

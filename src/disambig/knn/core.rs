@@ -310,7 +310,7 @@ impl Core {
         skip: Option<u32>,
         top: usize,
     ) -> Vec<f32> {
-        let Some(&e) = self.index.get(&id) else {
+        let Some(&e) = self.index.get(&id).filter(|_| top > 0) else {
             return Vec::new();
         };
         let docs = &self.vectors.instance_docs;
@@ -323,7 +323,7 @@ impl Core {
             if best.len() < top || c > best[best.len() - 1] {
                 let at = best.partition_point(|&b| b >= c);
                 best.insert(at, c);
-                best.truncate(top.max(1));
+                best.truncate(top);
             }
         }
         best
@@ -487,6 +487,7 @@ mod tests {
         // the only instance of entry 1 is document 0's
         assert!(near(cands[1].synset, Some(0), 3).is_empty());
         assert!(close(&near(cands[1].synset, Some(1), 3), &[0.0]));
+        assert!(near(cands[0].synset, None, 0).is_empty());
     }
 
     #[test]
