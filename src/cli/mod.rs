@@ -74,7 +74,7 @@ pub enum Command {
     Errors(errors::Args),
     /// Sense-tag plain text (files or standard input).
     Tag(tag::Args),
-    /// Train a model (nb, knn, pos) on SemCor.
+    /// Train a model (nb, knn, ens, pos) on SemCor or your own annotated data.
     Train(train::Args),
     /// Count information content on SemCor for the res/jcn/lin measures.
     Ic(ic::Args),
