@@ -821,3 +821,24 @@ fn a_units_head_word_target_reads_the_units_vector() {
         assert_eq!(hv, uv);
     }
 }
+
+/// `--gloss-xml` chooses glosses for `--gloss lemmas`; with `--gloss none`
+/// it contradicts itself and is refused before any encoding.
+#[test]
+fn gloss_xml_with_gloss_none_is_refused() {
+    let dir = tempdir();
+    let out = dir.path().join("k.wsd");
+    let err = fails(
+        wsd()
+            .args(["train", "--method", "knn", "--limit-docs", "1"])
+            .args(["--gloss", "none", "--gloss-xml"])
+            .arg(semeval().join("semeval2007.data.xml"))
+            .arg("--output")
+            .arg(&out),
+    );
+    assert!(
+        err.contains("--gloss-xml") && err.contains("--gloss none"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}

@@ -56,11 +56,12 @@ pub struct Args {
     /// Train on the first N SemCor documents of the split only (quick runs, tests).
     #[arg(long, value_name = "N")]
     pub limit_docs: Option<usize>,
-    /// knn: gloss vectors for the synsets of the lemmas of the training
-    /// documents and of the --gloss-xml files (lemmas, the default: all of
-    /// SemCor trains in ~20 min on two busy cores), for every synset (all:
-    /// about three times the encoder work of SemCor), or none.
-    #[arg(long, value_name = "lemmas|all|none", default_value = "lemmas")]
+    /// knn: gloss vectors for every WordNet synset (all, the default: the
+    /// words of the text to be tagged need not be in the training data;
+    /// measured with ens,mfs on SemCor's test split 76.72 -> 76.90, twice
+    /// the training time), for the synsets of the lemmas of the training
+    /// documents and of the --gloss-xml files (lemmas), or none.
+    #[arg(long, value_name = "all|lemmas|none", default_value = "all")]
     pub gloss: String,
     /// knn with --gloss lemmas: also the lemmas of these evaluation XML files.
     #[arg(long, value_name = "DATA.xml")]
@@ -221,6 +222,22 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         crate::note!(cli, "{summary}");
         return Ok(ExitCode::SUCCESS);
     };
+    // --gloss-xml picks glosses for --gloss lemmas only: with all (the
+    // default) every synset has one anyway, with none it contradicts.
+    let gloss_xml = match args.gloss.as_str() {
+        _ if args.gloss_xml.is_empty() || method.name != "knn" => args.gloss_xml.clone(),
+        "lemmas" => args.gloss_xml.clone(),
+        "none" => anyhow::bail!(
+            "--gloss-xml chooses glosses to encode, but --gloss none encodes none: drop one of them"
+        ),
+        _ => {
+            crate::note!(
+                cli,
+                "--gloss-xml is not needed with --gloss all (the default): every synset gets a gloss vector; use --gloss lemmas --gloss-xml … for the smaller model"
+            );
+            Vec::new()
+        }
+    };
     let knn = KnnTraining {
         gloss: match args.gloss.as_str() {
             "all" => GlossRequest::All,
@@ -228,7 +245,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             "lemmas" => GlossRequest::Lemmas,
             o => anyhow::bail!("bad --gloss {o:?}: use all, none or lemmas"),
         },
-        gloss_xml: args.gloss_xml.clone(),
+        gloss_xml,
         gloss_pooling: match args.gloss_pooling.as_str() {
             "lemma" => GlossPooling::Lemma,
             "mean" => GlossPooling::Mean,
