@@ -79,7 +79,8 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = wsd::disambig::knn::DEFAULT_POOLED_LAYERS)]
     pub pooled_layers: usize,
     /// knn: add WordNet's example sentences of the synsets in gloss scope
-    /// to the context vectors (measured: no gain, see examples/knn_lab/).
+    /// to the context vectors (off: knn,mfs alone loses with them; the
+    /// recommended ens stack gains, see README "The best command").
     #[arg(long)]
     pub examples: bool,
     /// ens: encode every Nth training document for the combiner's training
