@@ -3,7 +3,8 @@
 //! nb model of the same documents, then evaluated, chained, explained, and
 //! refused without its base models or with a corrupted file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::OnceLock;
 
 use crate::knn::slice_model;
@@ -43,23 +44,56 @@ fn slice_ens() -> &'static (PathBuf, String) {
 /// run's stderr.
 fn train_slice_ens(name: &str, extra: &[&str]) -> (PathBuf, String) {
     let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let mut args = vec!["--ens-sample", "1"];
+    args.extend_from_slice(extra);
+    let err = train_ens(&slice_model(), &p, &args);
+    (p, err)
+}
+
+/// Trains ens on the first two documents with the knn model `knn` and
+/// `extra` options into `output`; the run's stderr (it must succeed).
+fn train_ens(knn: &Path, output: &Path, extra: &[&str]) -> String {
     let (out, _, err) = run(wsd()
-        .args([
-            "train",
-            "--method",
-            "ens",
-            "--limit-docs",
-            "2",
-            "--ens-sample",
-            "1",
-        ])
+        .args(["train", "--method", "ens", "--limit-docs", "2"])
         .args(extra)
         .arg("--model")
-        .arg(slice_model())
+        .arg(knn)
         .arg("--output")
-        .arg(&p));
+        .arg(output));
     assert!(out.status.success(), "{err}");
-    (p, err)
+    err
+}
+
+/// The weights a training report prints for the features starting with
+/// `prefix`.
+fn weights(report: &str, prefix: &str) -> Vec<f64> {
+    report
+        .lines()
+        .filter(|l| l.starts_with(prefix))
+        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
+        .collect()
+}
+
+/// `wsd -q eval --method ens,mfs` on SemEval-2007 with the slice's nb
+/// model and the given knn and ens models.
+fn eval_stack(knn: &Path, ens: &Path) -> Command {
+    let mut c = wsd();
+    c.args(["-q", "eval", "--method", "ens,mfs"])
+        .arg("--model")
+        .arg(knn)
+        .arg("--model")
+        .arg(slice_nb())
+        .arg("--model")
+        .arg(ens)
+        .args(semeval_args());
+    c
+}
+
+/// How many SemEval-2007 instances the stack of [`eval_stack`] answers.
+fn answered(knn: &Path, ens: &Path) -> serde_json::Value {
+    let out = ok(eval_stack(knn, ens).args(["--format", "json"]));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    v["answered"].clone()
 }
 
 fn models() -> Vec<PathBuf> {
@@ -104,25 +138,11 @@ fn training_prints_the_weights_and_the_cross_validation() {
 fn object_features_are_learned_stored_and_read_back() {
     let (p, err) = train_slice_ens("ens-slice-objects.wsd", &["--ens-objects"]);
     // learned: the weight lines are there, not all zero
-    let w: Vec<f64> = err
-        .lines()
-        .filter(|l| l.starts_with("obj."))
-        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
-        .collect();
+    let w = weights(&err, "obj.");
     assert_eq!(w.len(), 2, "{err}");
     assert!(w.iter().any(|x| *x != 0.0), "{err}");
     // the model (with its object counts) loads and answers
-    let out = ok(wsd()
-        .args(["-q", "eval", "--method", "ens,mfs", "--format", "json"])
-        .arg("--model")
-        .arg(slice_model())
-        .arg("--model")
-        .arg(slice_nb())
-        .arg("--model")
-        .arg(&p)
-        .args(semeval_args()));
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["answered"], 455, "{v}");
+    assert_eq!(answered(&slice_model(), &p), 455);
 }
 
 #[test]
@@ -319,76 +339,27 @@ fn nearest_instance_features_are_learned_and_need_their_instances() {
         .arg("--output")
         .arg(&knn));
     let ens = dir.path().join("ens-inst.wsd");
-    let (out, _, err) = run(wsd()
-        .args(["train", "--method", "ens", "--limit-docs", "2"])
-        .arg("--model")
-        .arg(&knn)
-        .arg("--output")
-        .arg(&ens));
-    assert!(out.status.success(), "{err}");
-    let w: Vec<f64> = err
-        .lines()
-        .filter(|l| l.starts_with("knn.nearest"))
-        .map(|l| l.split_whitespace().nth(1).unwrap().parse().unwrap())
-        .collect();
+    let err = train_ens(&knn, &ens, &[]);
+    let w = weights(&err, "knn.nearest");
     assert_eq!(w.len(), 4, "{err}");
     assert!(w.iter().any(|x| *x != 0.0), "{err}");
     // with its own knn model it answers every instance
-    let json = ok(wsd()
-        .args(["-q", "eval", "--method", "ens,mfs", "--format", "json"])
-        .arg("--model")
-        .arg(&knn)
-        .arg("--model")
-        .arg(slice_nb())
-        .arg("--model")
-        .arg(&ens)
-        .args(semeval_args()));
-    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(v["answered"], 455, "{v}");
+    assert_eq!(answered(&knn, &ens), 455);
     // with the same documents' knn model without instances: refused
-    let err = fails(
-        wsd()
-            .args(["-q", "eval", "--method", "ens,mfs"])
-            .arg("--model")
-            .arg(slice_model())
-            .arg("--model")
-            .arg(slice_nb())
-            .arg("--model")
-            .arg(&ens)
-            .args(semeval_args()),
-    );
+    let err = fails(&mut eval_stack(&slice_model(), &ens));
     assert!(
         err.contains("kept") && err.contains("--keep-instances"),
         "{err}"
     );
     // trained without those features, it needs no instances
     let plain = dir.path().join("ens-without.wsd");
-    let (out, _, err) = run(wsd()
-        .args(["train", "--method", "ens", "--limit-docs", "2"])
-        .args([
-            "--ens-without",
-            &wsd::disambig::ens::NEAREST_FEATURES.join(","),
-        ])
-        .arg("--model")
-        .arg(&knn)
-        .arg("--output")
-        .arg(&plain));
-    assert!(out.status.success(), "{err}");
+    let without = wsd::disambig::ens::NEAREST_FEATURES.join(",");
+    let err = train_ens(&knn, &plain, &["--ens-without", &without]);
     assert!(
         err.lines()
             .filter(|l| l.starts_with("knn.nearest"))
             .all(|l| l.split_whitespace().nth(1) == Some("+0.000")),
         "{err}"
     );
-    let json = ok(wsd()
-        .args(["-q", "eval", "--method", "ens,mfs", "--format", "json"])
-        .arg("--model")
-        .arg(slice_model())
-        .arg("--model")
-        .arg(slice_nb())
-        .arg("--model")
-        .arg(&plain)
-        .args(semeval_args()));
-    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(v["answered"], 455, "{v}");
+    assert_eq!(answered(&slice_model(), &plain), 455);
 }

@@ -223,15 +223,21 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         crate::note!(cli, "{summary}");
         return Ok(ExitCode::SUCCESS);
     };
+    let gloss = match args.gloss.as_str() {
+        "all" => GlossRequest::All,
+        "none" => GlossRequest::None,
+        "lemmas" => GlossRequest::Lemmas,
+        o => anyhow::bail!("bad --gloss {o:?}: use all, none or lemmas"),
+    };
     // --gloss-xml picks glosses for --gloss lemmas only: with all (the
     // default) every synset has one anyway, with none it contradicts.
-    let gloss_xml = match args.gloss.as_str() {
+    let gloss_xml = match gloss {
         _ if args.gloss_xml.is_empty() || method.name != "knn" => args.gloss_xml.clone(),
-        "lemmas" => args.gloss_xml.clone(),
-        "none" => anyhow::bail!(
+        GlossRequest::Lemmas => args.gloss_xml.clone(),
+        GlossRequest::None => anyhow::bail!(
             "--gloss-xml chooses glosses to encode, but --gloss none encodes none: drop one of them"
         ),
-        _ => {
+        GlossRequest::All => {
             crate::note!(
                 cli,
                 "--gloss-xml is not needed with --gloss all (the default): every synset gets a gloss vector; use --gloss lemmas --gloss-xml … for the smaller model"
@@ -240,12 +246,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         }
     };
     let knn = KnnTraining {
-        gloss: match args.gloss.as_str() {
-            "all" => GlossRequest::All,
-            "none" => GlossRequest::None,
-            "lemmas" => GlossRequest::Lemmas,
-            o => anyhow::bail!("bad --gloss {o:?}: use all, none or lemmas"),
-        },
+        gloss,
         gloss_xml,
         gloss_pooling: match args.gloss_pooling.as_str() {
             "lemma" => GlossPooling::Lemma,

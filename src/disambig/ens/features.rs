@@ -254,12 +254,17 @@ pub fn loo_sense_centroid<'c>(
 /// training, a key left with fewer than the model's `sense_min` instances
 /// once the document is out falls back to the synset, as the kNN model's
 /// own held-out calibration does (a vector it would not have made).
+///
+/// `nearest`: also the cosines with the nearest kept training instances
+/// (only when the ens model reads them: they cost a pass over every kept
+/// instance of each candidate's synset).
 pub fn knn_evidence(
     knn: &Knn,
     inv: &Inventory,
     vector: &[f32],
     cands: &[Sense],
     loo: Option<(&Removal, &Resultants)>,
+    nearest: bool,
 ) -> Vec<KnnEvidence> {
     let v = normalized(vector);
     let centroid = |id: SynsetId| -> Option<Cow<'_, [f32]>> {
@@ -283,7 +288,10 @@ pub fn knn_evidence(
         loo_sense_centroid(c, n, r, removal.keys.get(key), knn.params().sense_min)
     };
     let skip = loo.and_then(|(removal, _)| removal.doc);
-    let nearest = |id: SynsetId| -> Option<(f32, f32)> {
+    let nearest_of = |id: SynsetId| -> Option<(f32, f32)> {
+        if !nearest {
+            return None;
+        }
         let top = knn.nearest_cosines(&v, id, skip, NEAREST_TOP);
         let first = *top.first()?;
         Some((first, top.iter().sum::<f32>() / top.len() as f32))
@@ -291,12 +299,13 @@ pub fn knn_evidence(
     cands
         .iter()
         .map(|s| {
+            let nearest = nearest_of(s.synset);
             if let Some(c) = sense_key(&s.key) {
                 return KnnEvidence {
                     ctx: Some(dot(&v, &c)),
                     gloss: knn.gloss_vector(s.synset).map(|g| dot(&v, g)),
                     source: VectorSource::SenseKey,
-                    nearest: nearest(s.synset),
+                    nearest,
                 };
             }
             let ctx = knn.context_vector_by(inv, s.synset, &centroid);
@@ -308,7 +317,7 @@ pub fn knn_evidence(
                     Some((_, false)) => VectorSource::Propagated,
                     None => VectorSource::Missing,
                 },
-                nearest: nearest(s.synset),
+                nearest,
             }
         })
         .collect()
@@ -390,7 +399,8 @@ pub struct TargetEvidence {
 
 /// The evidence of every candidate of `target` from the base methods
 /// (`vector`: the target's contextual vector, `None` when it has none;
-/// `loo`: see [`knn_evidence`]; `counts`: each candidate's tag count).
+/// `loo` and `nearest`: see [`knn_evidence`]; `counts`: each candidate's
+/// tag count).
 #[allow(clippy::too_many_arguments)]
 pub fn evidence(
     inv: &Inventory,
@@ -402,11 +412,12 @@ pub fn evidence(
     cands: &[Sense],
     vector: Option<&[f32]>,
     loo: Option<(&Removal, &Resultants)>,
+    nearest: bool,
     counts: &[u32],
     objects: Option<&ObjectCounts>,
 ) -> (TargetEvidence, Vec<CandidateEvidence>) {
     let k = match vector {
-        Some(v) => knn_evidence(knn, inv, v, cands, loo),
+        Some(v) => knn_evidence(knn, inv, v, cands, loo, nearest),
         None => vec![KnnEvidence::default(); cands.len()],
     };
     let n = nb_evidence(nb, inv, doc, target, cands);
@@ -701,12 +712,7 @@ mod tests {
         assert_eq!(at(1, "knn.nearest_gap"), 0.0);
         assert!((at(0, "knn.nearest×verb") - 0.7).abs() < 1e-6);
         // no kept instance: all four are 0
-        for f in [
-            "knn.nearest",
-            "knn.nearest3",
-            "knn.nearest_gap",
-            "knn.nearest×verb",
-        ] {
+        for f in super::super::NEAREST_FEATURES {
             assert_eq!(at(2, f), 0.0, "{f}");
         }
     }

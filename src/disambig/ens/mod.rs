@@ -207,7 +207,17 @@ impl Ens {
         let objects = &self.model.objects;
         let objects = (!objects.class.is_empty()).then_some(objects);
         let (t, ev) = features::evidence(
-            inv, &self.knn, &self.nb, &self.lesk, doc, target, cands, vector, None, &counts,
+            inv,
+            &self.knn,
+            &self.nb,
+            &self.lesk,
+            doc,
+            target,
+            cands,
+            vector,
+            None,
+            self.model.params.knn_kept_instances > 0,
+            &counts,
             objects,
         );
         features::feature_rows(&t, &ev)

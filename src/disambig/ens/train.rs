@@ -481,6 +481,13 @@ pub fn train_on_sample(
         None => Vec::new(),
     };
 
+    // The nearest-instance features: read only from a knn model that
+    // kept its instances, and not when they are all left out.
+    let reads_instances = knn.kept_instances() > 0
+        && !NEAREST_FEATURES
+            .iter()
+            .all(|f| opts.without.iter().any(|w| w == f));
+
     // The training instances.
     notice("ens: features of the sampled training instances (kNN leave-one-document-out, extended Lesk, prior without the document)");
     let lesk = ExtendedLesk::default();
@@ -505,7 +512,14 @@ pub fn train_on_sample(
                     continue;
                 }
                 let kv = match vectors.get(&(d, t.sentence, t.token)) {
-                    Some(v) => knn_evidence(knn, inv, v, &cands, Some((&removals[k], &resultants))),
+                    Some(v) => knn_evidence(
+                        knn,
+                        inv,
+                        v,
+                        &cands,
+                        Some((&removals[k], &resultants)),
+                        reads_instances,
+                    ),
                     None => vec![Default::default(); cands.len()],
                 };
                 let nv = nb
@@ -745,13 +759,10 @@ pub fn train_on_sample(
             knn_tagged_tokens: kp.tagged_tokens,
             knn_sense_vectors: kp.sense_vectors,
             // only a model that reads the instances needs them
-            knn_kept_instances: if NEAREST_FEATURES
-                .iter()
-                .all(|f| opts.without.iter().any(|w| w == f))
-            {
-                0
-            } else {
+            knn_kept_instances: if reads_instances {
                 knn.kept_instances()
+            } else {
+                0
             },
             encoder_fingerprint: kp.encoder_fingerprint.clone(),
             encoder_precision: knn.encoder().precision().name().to_string(),
