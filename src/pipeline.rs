@@ -44,7 +44,10 @@
 //!    that adjective (`the Southern states`, `proper_adjectives`); an
 //!    acronym WordNet does not know is a `group` ([`acronym_name`]: `ADC`,
 //!    `B.B.C.`; missed targets 312 → 308 on the test split, 803 → 764 on
-//!    the train split).
+//!    the train split). A US state's abbreviation after a place
+//!    (`Peoria, Ill.`, `Kansas City, Mo.`) is the state, not the word its
+//!    letters spell (`ill`, `mo`); unambiguous ones (`Calif.`, `N.Y.`)
+//!    anywhere ([`crate::text::abbreviations`]).
 //! 3. Multiwords joined as [`crate::text::MweMatcher`]'s mode says (learned
 //!    on SemCor's evidence by default), and multiword proper names as one
 //!    `person`/`group`/`location` unit ([`with_name_units`]; names linked
@@ -102,6 +105,7 @@ use rustc_hash::FxHashSet;
 use crate::corpus::{Document, Sentence, Token};
 use crate::pos::category::CategoryModel;
 use crate::pos::PosTagger;
+use crate::text::abbreviations::state_abbreviation;
 use crate::text::names::{remember_cues, NameMemory};
 use crate::text::targets::{is_auxiliary, is_existential, AUXILIARY_VERBS};
 use crate::text::{choose_lemma, split_sentences, MweMatch, MweMatcher, TargetTable};
@@ -322,6 +326,14 @@ impl Pipeline<'_> {
                         revised[i] = true;
                         lemmas[i] = choose_lemma(self.inv, words[i], only);
                     }
+                }
+            }
+            // A US state's abbreviation after a place (`Peoria, Ill.`) is
+            // the state, not the word its letters spell (`ill`).
+            for i in 0..words.len() {
+                if let Some(state) = state_abbreviation(&words, i) {
+                    poses[i] = Some(Pos::Noun);
+                    lemmas[i] = Some(state.to_string());
                 }
             }
             remember_cues(&mut memory, &words, &tags);

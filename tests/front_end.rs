@@ -961,3 +961,31 @@ fn a_title_in_title_case_is_read_recased() {
     let rows = tsv_rows(&names);
     assert_eq!(row_of(&rows, "John Peal Bishop")[6], "person", "{names}");
 }
+
+/// A US state's abbreviation after a place is the state (`Mo.` was `mo`,
+/// a moment; `Pa.` a father; `Calif.` the generic `location`); where no
+/// place comes before it, an ambiguous one keeps its word (`Mass.`).
+#[test]
+fn state_abbreviations_after_a_place_are_the_state() {
+    let out = tag_mfs(
+        b"She moved from Kansas City, Mo., to Springfield, Mass., and then to Fresno, Calif.\n\
+          They went to Mass. on Sunday.\n",
+    );
+    let rows = tsv_rows(&out);
+    let lemmas: Vec<(&str, &str)> = rows
+        .iter()
+        .filter(|r| matches!(r.get(5), Some(&("Mo." | "Mass." | "Calif."))))
+        .map(|r| (r[5], r[6]))
+        .collect();
+    assert_eq!(
+        lemmas,
+        [
+            ("Mo.", "missouri"),
+            ("Mass.", "massachusetts"),
+            ("Calif.", "california"),
+            ("Mass.", "mass")
+        ],
+        "{out}"
+    );
+    assert_eq!(row_of(&rows, "Mo.")[8], "missouri%1:15:00::", "{out}");
+}

@@ -32,6 +32,7 @@
 //! assert_eq!(Stemmer::new().stem("Fishing"), "fish");
 //! ```
 
+pub mod abbreviations;
 pub mod blocks;
 pub mod lemma;
 pub mod mwe;
