@@ -989,3 +989,30 @@ fn state_abbreviations_after_a_place_are_the_state() {
     );
     assert_eq!(row_of(&rows, "Mo.")[8], "missouri%1:15:00::", "{out}");
 }
+
+/// WordNet writes a pronoun slot as `one's` / `oneself`; the text's own
+/// pronoun fills it (`made up her mind` → `make_up_one's_mind`), and
+/// collocations that spell the pronoun itself keep matching as written.
+#[test]
+fn pronouns_fill_wordnet_slots() {
+    assert_eq!(
+        joined("She finally made up her mind.", MweMode::Learned),
+        ["make_up_one's_mind"]
+    );
+    assert_eq!(
+        joined("They dragged their feet on the reform.", MweMode::Greedy),
+        ["drag_one's_feet"]
+    );
+    assert_eq!(
+        joined("He found himself alone.", MweMode::Greedy),
+        ["find_oneself"]
+    );
+    assert_eq!(
+        joined("She was up to her neck in debt.", MweMode::Greedy),
+        ["up_to_her_neck"]
+    );
+    // No pronoun, no slot: `her` alone is not `one's`.
+    assert!(joined("He made up the story.", MweMode::Greedy)
+        .iter()
+        .all(|l| !l.contains("one's")));
+}
