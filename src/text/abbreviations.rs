@@ -80,6 +80,11 @@ const STATES: &[(&str, &str, bool)] = &[
 /// if it is one in that position (see the module docs): exact case and
 /// full stop (`Calif.`, not `calif.` or `Calif`).
 pub fn state_abbreviation(words: &[&str], i: usize) -> Option<&'static str> {
+    // Every word of a sentence asks: most end without a full stop, and
+    // need not scan the table.
+    if !words[i].ends_with('.') {
+        return None;
+    }
     let (_, state, needs_place) = STATES.iter().find(|(a, _, _)| *a == words[i])?;
     if *needs_place && !after_place(words, i) {
         return None;

@@ -311,6 +311,21 @@ fn slotted(lower: &[String]) -> Option<Vec<String>> {
     })
 }
 
+/// How a run can start at a word ([`MweMatcher::start_at`]): the first
+/// word's forms, and each reading of the words (as written, pronouns in
+/// their slots) with the longest run it could spell.
+struct Start<'a> {
+    firsts: Vec<String>,
+    readings: Vec<(&'a [String], usize)>,
+}
+
+impl Start<'_> {
+    /// The longest run any reading could spell.
+    fn longest(&self) -> usize {
+        self.readings.iter().map(|r| r.1).max().unwrap_or(0)
+    }
+}
+
 impl MweMatcher {
     /// Collect the collocations of `inv`; join them on the shipped
     /// evidence ([`MweMode::Learned`]).
@@ -355,7 +370,6 @@ impl MweMatcher {
         }
         for v in lemmas.values_mut() {
             v.sort();
-            v.dedup();
         }
         let evidence = (mode == MweMode::Learned).then(MweEvidence::shipped);
         MweMatcher {
@@ -389,18 +403,22 @@ impl MweMatcher {
         self.lemmas.is_empty()
     }
 
-    /// First-word forms at `i`: as written, and its verb base forms; and
-    /// the longest run from `i` that could spell a collocation.
-    fn firsts(&self, inv: &Inventory, lower: &[String], i: usize) -> (Vec<String>, usize) {
-        let mut firsts: Vec<String> = vec![lower[i].clone()];
-        let mut longest = self.possible_len(&lower[i], lower, i);
-        for b in inv.morphy(&lower[i], Pos::Verb) {
+    /// First-word forms of `word`: as written, and its verb base forms.
+    fn first_forms(&self, inv: &Inventory, word: &str) -> Vec<String> {
+        let mut firsts: Vec<String> = vec![word.to_string()];
+        for b in inv.morphy(word, Pos::Verb) {
             if !firsts.contains(&b) {
-                longest = longest.max(self.possible_len(&b, lower, i));
                 firsts.push(b);
             }
         }
-        (firsts, longest.min(lower.len() - i))
+        firsts
+    }
+
+    /// The longest run from `i` of `words`, first word read as any of
+    /// `firsts`, that could spell a collocation.
+    fn longest_run(&self, firsts: &[String], words: &[String], i: usize) -> usize {
+        let longest = firsts.iter().map(|f| self.possible_len(f, words, i));
+        longest.max().unwrap_or(0).min(words.len() - i)
     }
 
     /// The longest run from `i`, first word read as `first`, whose words
@@ -460,47 +478,48 @@ impl MweMatcher {
         out
     }
 
-    /// The readings of the words from `i`: as written (`lower`) and, when
-    /// the sentence has a pronoun, with pronouns in their WordNet slots
-    /// (`slots`, see [`pronoun_slot`]); each with its first-word forms and
-    /// longest possible run ([`Self::firsts`]).
-    fn variants_at<'a>(
+    /// How the words from `i` can start a collocation (`None`: they
+    /// cannot): the first word's forms, read as written (`lower`) and, with
+    /// a pronoun among the next words, with pronouns in their WordNet slots
+    /// (`slots`, see [`pronoun_slot`]).
+    fn start_at<'a>(
         &self,
         inv: &Inventory,
         lower: &'a [String],
         slots: Option<&'a [String]>,
         i: usize,
-    ) -> Vec<(&'a [String], Vec<String>, usize)> {
-        let mut out = Vec::with_capacity(2);
-        // WordNet's slots are the 2nd to 4th word of their collocations:
-        // the second reading is only worth building with a pronoun there.
+    ) -> Option<Start<'a>> {
+        if !self.may_start(inv, &lower[i]) {
+            return None;
+        }
+        let firsts = self.first_forms(inv, &lower[i]);
+        // WordNet's slots are the 2nd to 4th word of their collocations, so
+        // the first word is the same in both readings, and the second is
+        // only worth building with a pronoun among the next three words.
         let end = (i + 4).min(lower.len());
         let slots = slots.filter(|s| (i + 1..end).any(|k| s[k] != lower[k]));
-        for words in std::iter::once(lower).chain(slots) {
-            if self.may_start(inv, &words[i]) {
-                let (firsts, longest) = self.firsts(inv, words, i);
-                out.push((words, firsts, longest));
-            }
-        }
-        out
+        let readings = std::iter::once(lower)
+            .chain(slots)
+            .map(|words| (words, self.longest_run(&firsts, words, i)))
+            .collect();
+        Some(Start { firsts, readings })
     }
 
-    /// The collocations the run `[i, i + n)` spells under any of its
-    /// `variants` ([`Self::variants_at`]), each reading once, in lookup
-    /// order (as written first).
+    /// The collocations the run `[i, i + n)` spells in any of `start`'s
+    /// readings, each once, in lookup order (as written first).
     fn readings_at(
         &self,
         inv: &Inventory,
-        variants: &[(&[String], Vec<String>, usize)],
+        start: &Start<'_>,
         i: usize,
         n: usize,
     ) -> Vec<(String, Pos)> {
         let mut out: Vec<(String, Pos)> = Vec::new();
-        for (words, firsts, longest) in variants {
-            if n > *longest {
+        for &(words, longest) in &start.readings {
+            if n > longest {
                 continue;
             }
-            for r in self.matches_at(inv, words, firsts, i, n) {
+            for r in self.matches_at(inv, words, &start.firsts, i, n) {
                 if !out.contains(&r) {
                     out.push(r);
                 }
@@ -571,16 +590,16 @@ impl MweMatcher {
             if !is_wordlike(&lower[i]) {
                 continue;
             }
-            let variants = self.variants_at(inv, &lower, slots.as_deref(), i);
-            let longest = variants.iter().map(|v| v.2).max().unwrap_or(0);
-            for n in (2..=longest).rev() {
-                for (lemma, pos) in self.readings_at(inv, &variants, i, n) {
-                    out.push(MweMatch {
-                        start: i,
-                        end: i + n,
-                        lemma,
-                        pos,
-                    });
+            if let Some(start) = self.start_at(inv, &lower, slots.as_deref(), i) {
+                for n in (2..=start.longest()).rev() {
+                    for (lemma, pos) in self.readings_at(inv, &start, i, n) {
+                        out.push(MweMatch {
+                            start: i,
+                            end: i + n,
+                            lemma,
+                            pos,
+                        });
+                    }
                 }
             }
             if self.mode != MweMode::None {
@@ -632,18 +651,21 @@ impl MweMatcher {
             } else {
                 Vec::new()
             };
-            let variants = self.variants_at(inv, &lower, slots.as_deref(), i);
-            if variants.is_empty() && compounds.is_empty() {
+            let start = self.start_at(inv, &lower, slots.as_deref(), i);
+            if start.is_none() && compounds.is_empty() {
                 i += 1;
                 continue;
             }
-            let mut longest = variants.iter().map(|v| v.2).max().unwrap_or(0);
+            let mut longest = start.as_ref().map_or(0, Start::longest);
             if !compounds.is_empty() {
                 longest = longest.max(2);
             }
             let mut taken: Option<(MweMatch, f64)> = None;
             for n in (2..=longest).rev() {
-                let mut readings = self.readings_at(inv, &variants, i, n);
+                let mut readings = match &start {
+                    Some(start) => self.readings_at(inv, start, i, n),
+                    None => Vec::new(),
+                };
                 if n == 2 {
                     readings.extend(compounds.iter().cloned());
                 }
