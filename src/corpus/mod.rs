@@ -176,6 +176,83 @@ pub enum Role {
 }
 
 impl Document {
+    /// The document as its joined units' words see it: every unit with
+    /// words of its own ([`Token::unit_words`]) is replaced by all of its
+    /// words, its head and parts as they are and the words between them
+    /// (`through` of `fallen through`, `of` of `a lot of`) as untagged
+    /// tokens cut from the unit's text; and `targets`, read on `self`,
+    /// moved onto it. A head or part target becomes the word's own
+    /// ([`Role::Token`]), so methods read the context an annotator saw
+    /// around the word (the unit's other words beside it), as they do on
+    /// input that keeps the words apart; any other target keeps pointing
+    /// at its token. A unit word carries the unit's contextual vector
+    /// ([`Token::vector`]) when it has none of its own. A unit whose text or spans do not line up (no spans,
+    /// text not the source's slice) is kept whole.
+    pub fn split_units(&self, targets: &[Target]) -> (Document, Vec<Target>) {
+        // moved[si][ti]: where token ti went in the split sentence.
+        let mut moved: Vec<Vec<Moved>> = Vec::new();
+        let sentences = self
+            .sentences
+            .iter()
+            .map(|s| {
+                let mut tokens = Vec::with_capacity(s.tokens.len());
+                let mut here = Vec::with_capacity(s.tokens.len());
+                for tok in &s.tokens {
+                    match unit_pieces(tok) {
+                        Some(pieces) => {
+                            let start = tokens.len();
+                            let mut roles = Vec::new();
+                            for (role, piece) in pieces {
+                                if let Some(role) = role {
+                                    roles.push((role, tokens.len()));
+                                }
+                                tokens.push(piece);
+                            }
+                            here.push((start, roles));
+                        }
+                        None => {
+                            here.push((tokens.len(), Vec::new()));
+                            tokens.push(tok.clone());
+                        }
+                    }
+                }
+                moved.push(here);
+                Sentence {
+                    id: s.id.clone(),
+                    tokens,
+                }
+            })
+            .collect();
+        let targets = targets
+            .iter()
+            .map(|t| {
+                let Some((start, roles)) = moved.get(t.sentence).and_then(|s| s.get(t.token))
+                else {
+                    return t.clone();
+                };
+                let word = roles.iter().find(|(r, _)| *r == t.role).map(|&(_, i)| i);
+                match (t.role, word) {
+                    (Role::Head | Role::Part(_), Some(i)) => Target {
+                        token: i,
+                        role: Role::Token,
+                        ..t.clone()
+                    },
+                    _ => Target {
+                        token: *start,
+                        ..t.clone()
+                    },
+                }
+            })
+            .collect();
+        (
+            Document {
+                id: self.id.clone(),
+                sentences,
+            },
+            targets,
+        )
+    }
+
     /// The targets of the document: every token carrying an instance id, a
     /// lemma and a WordNet POS, in reading order.
     pub fn targets(&self) -> Vec<Target> {
@@ -283,4 +360,147 @@ pub fn check_gold_keys(docs: &[Document], known: impl Fn(&str) -> bool) -> KeyCh
         }
     }
     out
+}
+
+/// Where a token went in [`Document::split_units`]' sentence: the index of
+/// its first piece, and that of each of its unit's words by role.
+type Moved = (usize, Vec<(Role, usize)>);
+
+/// The words of a joined unit in text order for [`Document::split_units`]:
+/// its head and parts (with their [`Role`]) and the words between them,
+/// cut from the unit's text at white space. `None` for a single word or a
+/// unit whose spans do not line up with its text.
+fn unit_pieces(tok: &Token) -> Option<Vec<(Option<Role>, Token)>> {
+    let words = tok.unit_words();
+    if words.is_empty() {
+        return None;
+    }
+    let (start, end) = tok.span?;
+    if end.checked_sub(start)? != tok.text.len() {
+        return None;
+    }
+    let mut out = Vec::new();
+    let gap = |from: usize, to: usize, out: &mut Vec<(Option<Role>, Token)>| -> Option<()> {
+        let text = tok
+            .text
+            .get(from.checked_sub(start)?..to.checked_sub(start)?)?;
+        for w in text.split_whitespace() {
+            let at = from + (w.as_ptr() as usize - text.as_ptr() as usize);
+            out.push((
+                None,
+                Token {
+                    text: w.to_string(),
+                    lemma: Some(w.to_lowercase()),
+                    span: Some((at, at + w.len())),
+                    ..Token::default()
+                },
+            ));
+        }
+        Some(())
+    };
+    let mut at = start;
+    for (role, w) in words {
+        let (ws, we) = w.span?;
+        if ws < at || we > end {
+            return None;
+        }
+        gap(at, ws, &mut out)?;
+        let mut w = w.clone();
+        // The unit's vector (`--pos-probe`), which knn and ens read for
+        // its words as before: their own vectors scored lower on
+        // SemEval-2007 (ens,mfs `--raw` one instance fewer).
+        if w.vector.is_none() {
+            w.vector = tok.vector.clone();
+        }
+        out.push((Some(role), w));
+        at = we;
+    }
+    gap(at, end, &mut out)?;
+    Some(out)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A token of plain text: its text, lemma, category and span.
+    pub(crate) fn word(text: &str, lemma: &str, pos: Option<Pos>, span: (usize, usize)) -> Token {
+        Token {
+            text: text.into(),
+            lemma: Some(lemma.into()),
+            pos,
+            span: Some(span),
+            ..Token::default()
+        }
+    }
+
+    /// "They have fallen through the cracks": `fallen through` joined,
+    /// its head `fallen` a secondary target.
+    fn fallen_through() -> Document {
+        let head = Token {
+            instance: Some("s.t2.h".into()),
+            ..word("fallen", "fall", Some(Pos::Verb), (10, 16))
+        };
+        let unit = Token {
+            instance: Some("s.t2".into()),
+            head: Some(Box::new(head)),
+            ..word("fallen through", "fall_through", Some(Pos::Verb), (10, 24))
+        };
+        Document {
+            id: "d".into(),
+            sentences: vec![Sentence {
+                id: "s".into(),
+                tokens: vec![
+                    word("They", "they", None, (0, 4)),
+                    word("have", "have", Some(Pos::Verb), (5, 9)),
+                    unit,
+                    word("the", "the", None, (25, 28)),
+                    Token {
+                        instance: Some("s.t4".into()),
+                        ..word("cracks", "crack", Some(Pos::Noun), (29, 35))
+                    },
+                ],
+            }],
+        }
+    }
+
+    #[test]
+    fn a_units_words_are_read_apart() {
+        let doc = fallen_through();
+        let targets = doc.targets();
+        let roles: Vec<Role> = targets.iter().map(|t| t.role).collect();
+        assert_eq!(roles, [Role::Token, Role::Head, Role::Token]);
+        let (apart, moved) = doc.split_units(&targets);
+        let texts: Vec<&str> = apart.sentences[0]
+            .tokens
+            .iter()
+            .map(|t| t.text.as_str())
+            .collect();
+        assert_eq!(
+            texts,
+            ["They", "have", "fallen", "through", "the", "cracks"]
+        );
+        // The word between the unit's words: untagged, its own lemma and span.
+        let through = &apart.sentences[0].tokens[3];
+        assert_eq!(through.lemma.as_deref(), Some("through"));
+        assert_eq!((through.tag.as_deref(), through.pos), (None, None));
+        assert_eq!(through.span, Some((17, 24)));
+        // The head target is the word's own; the others follow their token.
+        let at: Vec<(usize, Role)> = moved.iter().map(|t| (t.token, t.role)).collect();
+        assert_eq!(at, [(2, Role::Token), (2, Role::Token), (5, Role::Token)]);
+        assert_eq!(moved[1].lemma, "fall");
+        assert_eq!(apart.target_token(&moved[1]).text, "fallen");
+        assert_eq!(apart.target_token(&moved[2]).text, "cracks");
+    }
+
+    #[test]
+    fn a_unit_whose_spans_do_not_fit_its_text_stays_whole() {
+        let mut doc = fallen_through();
+        doc.sentences[0].tokens[2].text = "fallen  through".into();
+        let targets = doc.targets();
+        let (apart, moved) = doc.split_units(&targets);
+        assert_eq!(apart.sentences[0].tokens.len(), 5);
+        assert_eq!(moved[1].role, Role::Head);
+        assert_eq!(moved[1].token, 2);
+    }
 }

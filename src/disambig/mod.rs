@@ -44,7 +44,7 @@ pub use registry::{Method, MethodOptions, MethodSpec};
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::corpus::{Document, Target};
+use crate::corpus::{Document, Role, Target};
 use crate::wordnet::{Inventory, Sense};
 
 /// The candidate senses of a lemma: its senses, or — when the lemma as
@@ -313,13 +313,59 @@ pub fn explain_document(
     targets: &[Candidates<'_>],
     preds: &mut [Option<Prediction>],
 ) {
-    for (c, p) in targets.iter().zip(preds.iter_mut()) {
-        if let Some(p) = p {
-            if p.decision != Decision::SingleSense {
-                p.evidence = method.explain(inv, doc, &c.target, &c.senses, p);
+    let asked: Vec<usize> = (0..targets.len())
+        .filter(|&i| {
+            preds
+                .get(i)
+                .and_then(Option::as_ref)
+                .is_some_and(|p| p.decision != Decision::SingleSense)
+        })
+        .collect();
+    let (own, words): (Vec<usize>, Vec<usize>) =
+        asked.into_iter().partition(|&i| !reads_apart(&targets[i]));
+    for i in own {
+        if let Some(p) = preds[i].as_mut() {
+            p.evidence = method.explain(inv, doc, &targets[i].target, &targets[i].senses, p);
+        }
+    }
+    if !words.is_empty() {
+        let (apart, moved) = read_apart(doc, targets, &words);
+        for (i, c) in words.into_iter().zip(moved) {
+            if let Some(p) = preds[i].as_mut() {
+                p.evidence = method.explain(inv, &apart, &c.target, &c.senses, p);
             }
         }
     }
+}
+
+/// Does the target stand for a word of a joined unit (its head or one of
+/// its parts, [`Role::Head`], [`Role::Part`])? Such a target is read in
+/// [`Document::split_units`]' view of the document, with the unit's other
+/// words beside it, as the same word is read in input that keeps the
+/// words apart (SemCor's own tokens, the evaluation framework's) and as
+/// the methods were trained.
+fn reads_apart(c: &Candidates<'_>) -> bool {
+    matches!(c.target.role, Role::Head | Role::Part(_))
+}
+
+/// [`Document::split_units`] for the targets `which` of `targets`: the
+/// split document and those targets moved onto it, in `which`'s order.
+fn read_apart<'inv>(
+    doc: &Document,
+    targets: &[Candidates<'inv>],
+    which: &[usize],
+) -> (Document, Vec<Candidates<'inv>>) {
+    let plain: Vec<Target> = which.iter().map(|&i| targets[i].target.clone()).collect();
+    let (apart, moved) = doc.split_units(&plain);
+    let moved = which
+        .iter()
+        .zip(moved)
+        .map(|(&i, target)| Candidates {
+            target,
+            senses: targets[i].senses.clone(),
+        })
+        .collect();
+    (apart, moved)
 }
 
 /// The name single-sense decisions carry in [`Prediction::method`].
@@ -327,7 +373,10 @@ pub const SINGLE_SENSE: &str = "single-sense";
 
 /// Stage 4: decide every target of `doc`. Targets without senses get
 /// `None`, single-sense targets their sense ([`Decision::SingleSense`]);
-/// only the others are given to `method`, all in one call.
+/// only the others are given to `method`: in one call, and the words of
+/// joined units in a second one on the units-split document
+/// ([`Document::split_units`]); one sense per discourse therefore does
+/// not carry between the two.
 pub fn decide_document(
     method: &dyn Disambiguator,
     inv: &Inventory,
@@ -351,12 +400,26 @@ pub fn decide_document(
     if open.is_empty() {
         return out;
     }
-    let asked: Vec<Candidates<'_>> = open.iter().map(|&i| targets[i].clone()).collect();
-    for (i, p) in open
-        .into_iter()
-        .zip(method.disambiguate_document(inv, doc, &asked))
-    {
-        out[i] = p;
+    // A unit's words are read apart, in a second call (see [`reads_apart`]).
+    let (own, words): (Vec<usize>, Vec<usize>) =
+        open.into_iter().partition(|&i| !reads_apart(&targets[i]));
+    if !own.is_empty() {
+        let asked: Vec<Candidates<'_>> = own.iter().map(|&i| targets[i].clone()).collect();
+        for (i, p) in own
+            .into_iter()
+            .zip(method.disambiguate_document(inv, doc, &asked))
+        {
+            out[i] = p;
+        }
+    }
+    if !words.is_empty() {
+        let (apart, asked) = read_apart(doc, targets, &words);
+        for (i, p) in words
+            .into_iter()
+            .zip(method.disambiguate_document(inv, &apart, &asked))
+        {
+            out[i] = p;
+        }
     }
     out
 }
@@ -406,3 +469,80 @@ macro_rules! delegate {
 delegate!(Box<T>);
 delegate!(std::sync::Arc<T>);
 delegate!(&T);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::tests::word;
+    use crate::corpus::{Sentence, Token};
+    use crate::wordnet::Pos;
+
+    /// Answers the second candidate when the word after the target is
+    /// `vault`, else the first: a method whose answer shows the context it
+    /// was given.
+    struct NextWord;
+
+    impl Disambiguator for NextWord {
+        fn name(&self) -> &str {
+            "next-word"
+        }
+        fn disambiguate(
+            &self,
+            _inv: &Inventory,
+            doc: &Document,
+            target: &Target,
+            candidates: &[Sense],
+        ) -> Option<Prediction> {
+            let next = doc.sentences[target.sentence].tokens.get(target.token + 1);
+            let k = usize::from(next.is_some_and(|t| t.text == "vault"));
+            Some(Prediction::decided(
+                candidates[k].key.clone(),
+                "next-word",
+                1.0,
+            ))
+        }
+    }
+
+    /// A word of a joined unit is decided with the unit's other words
+    /// beside it (`bank` before `vault`), as in input that keeps them
+    /// apart; a word outside any unit sees its own neighbours.
+    #[test]
+    fn a_units_words_see_the_units_other_words() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv = Inventory::load(&root.join("tests/fixtures/mini-wordnet")).unwrap();
+        let senses = inv.lookup("bank", Pos::Noun);
+        assert!(senses.len() >= 2);
+        // "A bank vault by the bank": `bank vault` a unit whose first
+        // word is a target, and the noun alone.
+        let part = Token {
+            instance: Some("w0".into()),
+            ..word("bank", "bank", Some(Pos::Noun), (2, 6))
+        };
+        let unit = Token {
+            head: Some(Box::new(word("vault", "vault", Some(Pos::Noun), (7, 12)))),
+            parts: vec![part],
+            ..word("bank vault", "bank_vault", Some(Pos::Noun), (2, 12))
+        };
+        let doc = Document {
+            id: "d".into(),
+            sentences: vec![Sentence {
+                id: "s".into(),
+                tokens: vec![
+                    word("A", "a", None, (0, 1)),
+                    unit,
+                    word("by", "by", None, (13, 15)),
+                    word("the", "the", None, (16, 19)),
+                    Token {
+                        instance: Some("n".into()),
+                        ..word("bank", "bank", Some(Pos::Noun), (20, 24))
+                    },
+                ],
+            }],
+        };
+        let cands = candidates_of(&inv, doc.targets());
+        assert_eq!(cands.len(), 2);
+        let preds = decide_document(&NextWord, &inv, &doc, &cands);
+        assert_eq!(preds[0].as_ref().unwrap().key, senses[1].key);
+        assert_eq!(preds[1].as_ref().unwrap().key, cands[1].senses[0].key);
+    }
+}
