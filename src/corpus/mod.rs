@@ -493,6 +493,60 @@ pub(crate) mod tests {
         assert_eq!(apart.target_token(&moved[2]).text, "cracks");
     }
 
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Whatever a unit's text and its words' spans (overlapping, out
+        /// of the unit, inside a multi-byte character), splitting never
+        /// panics, keeps the other tokens, and a moved target points at a
+        /// token of its sentence with the word it stood for.
+        #[test]
+        fn splitting_any_unit_is_safe(
+            text in "[a-zé ]{0,12}",
+            start in 0usize..4,
+            spans in prop::collection::vec((0usize..16, 0usize..16), 0..4),
+        ) {
+            let end = start + text.len();
+            let mut words: Vec<Token> = spans
+                .iter()
+                .enumerate()
+                .map(|(k, &(a, b))| Token {
+                    instance: Some(format!("w{k}")),
+                    ..word("w", "w", Some(Pos::Noun), (a, b))
+                })
+                .collect();
+            let head = words.pop().map(Box::new);
+            let unit = Token {
+                head,
+                parts: words,
+                ..word(&text, "u", Some(Pos::Noun), (start, end))
+            };
+            let doc = Document {
+                id: "d".into(),
+                sentences: vec![Sentence {
+                    id: "s".into(),
+                    tokens: vec![word("x", "x", None, (0, 0)), unit, word("y", "y", None, (0, 0))],
+                }],
+            };
+            let targets = doc.targets();
+            let (apart, moved) = doc.split_units(&targets);
+            let tokens = &apart.sentences[0].tokens;
+            prop_assert_eq!(&tokens[0].text, "x");
+            prop_assert_eq!(&tokens[tokens.len() - 1].text, "y");
+            prop_assert_eq!(moved.len(), targets.len());
+            for (before, after) in targets.iter().zip(&moved) {
+                prop_assert!(after.token < tokens.len());
+                prop_assert_eq!(&after.id, &before.id);
+                prop_assert_eq!(
+                    apart.target_token(after).span,
+                    doc.target_token(before).span
+                );
+            }
+        }
+    }
+
     #[test]
     fn a_unit_whose_spans_do_not_fit_its_text_stays_whole() {
         let mut doc = fallen_through();
