@@ -67,7 +67,9 @@ pub struct Token {
     /// target* when it has an instance id: annotation conventions differ
     /// on such units (SemCor joins verb + particle, SemEval-2007 tags the
     /// verb alone), so both get an answer and a gold instance on either is
-    /// answered (see `crate::pipeline`). `None` for everything else.
+    /// answered (see `crate::pipeline`); methods decide it with the unit's
+    /// other words beside it ([`Document::split_units`]). `None` for
+    /// everything else.
     pub head: Option<Box<Token>>,
     /// The unit's other words that are content words by themselves
     /// (`vocational` of `vocational education`, `school` of `school
