@@ -188,8 +188,9 @@ impl Document {
     /// around the word (the unit's other words beside it), as they do on
     /// input that keeps the words apart; any other target keeps pointing
     /// at its token. A unit word carries the unit's contextual vector
-    /// ([`Token::vector`]) when it has none of its own. A unit whose text or spans do not line up (no spans,
-    /// text not the source's slice) is kept whole.
+    /// ([`Token::vector`]) when it has none of its own. A unit whose text
+    /// or spans do not line up (no spans, text not the source's slice) is
+    /// kept whole.
     pub fn split_units(&self, targets: &[Target]) -> (Document, Vec<Target>) {
         // moved[si][ti]: where token ti went in the split sentence.
         let mut moved: Vec<Vec<Moved>> = Vec::new();
@@ -424,6 +425,7 @@ fn unit_pieces(tok: &Token) -> Option<Vec<(Option<Role>, Token)>> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     /// A token of plain text: its text, lemma, category and span.
     pub(crate) fn word(text: &str, lemma: &str, pos: Option<Pos>, span: (usize, usize)) -> Token {
@@ -494,8 +496,6 @@ pub(crate) mod tests {
         assert_eq!(apart.target_token(&moved[1]).text, "fallen");
         assert_eq!(apart.target_token(&moved[2]).text, "cracks");
     }
-
-    use proptest::prelude::*;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]

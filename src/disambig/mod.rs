@@ -321,18 +321,10 @@ pub fn explain_document(
                 .is_some_and(|p| p.decision != Decision::SingleSense)
         })
         .collect();
-    let (own, words): (Vec<usize>, Vec<usize>) =
-        asked.into_iter().partition(|&i| !reads_apart(&targets[i]));
-    for i in own {
-        if let Some(p) = preds[i].as_mut() {
-            p.evidence = method.explain(inv, doc, &targets[i].target, &targets[i].senses, p);
-        }
-    }
-    if !words.is_empty() {
-        let (apart, moved) = read_apart(doc, targets, &words);
-        for (i, c) in words.into_iter().zip(moved) {
+    for (view, which, asked) in reading_groups(doc, targets, asked) {
+        for (i, c) in which.into_iter().zip(asked) {
             if let Some(p) = preds[i].as_mut() {
-                p.evidence = method.explain(inv, &apart, &c.target, &c.senses, p);
+                p.evidence = method.explain(inv, &view, &c.target, &c.senses, p);
             }
         }
     }
@@ -348,24 +340,36 @@ fn reads_apart(c: &Candidates<'_>) -> bool {
     matches!(c.target.role, Role::Head | Role::Part(_))
 }
 
-/// [`Document::split_units`] for the targets `which` of `targets`: the
-/// split document and those targets moved onto it, in `which`'s order.
-fn read_apart<'inv>(
-    doc: &Document,
+/// The targets `which` of `targets` grouped by the document each is read
+/// in, with their candidates as read there: the others on `doc` itself,
+/// a unit's words on its split copy ([`reads_apart`],
+/// [`Document::split_units`]). No group is empty.
+fn reading_groups<'d, 'inv>(
+    doc: &'d Document,
     targets: &[Candidates<'inv>],
-    which: &[usize],
-) -> (Document, Vec<Candidates<'inv>>) {
-    let plain: Vec<Target> = which.iter().map(|&i| targets[i].target.clone()).collect();
-    let (apart, moved) = doc.split_units(&plain);
-    let moved = which
-        .iter()
-        .zip(moved)
-        .map(|(&i, target)| Candidates {
-            target,
-            senses: targets[i].senses.clone(),
-        })
-        .collect();
-    (apart, moved)
+    which: Vec<usize>,
+) -> Vec<(Cow<'d, Document>, Vec<usize>, Vec<Candidates<'inv>>)> {
+    let (own, words): (Vec<usize>, Vec<usize>) =
+        which.into_iter().partition(|&i| !reads_apart(&targets[i]));
+    let mut groups = Vec::with_capacity(2);
+    if !own.is_empty() {
+        let asked = own.iter().map(|&i| targets[i].clone()).collect();
+        groups.push((Cow::Borrowed(doc), own, asked));
+    }
+    if !words.is_empty() {
+        let plain: Vec<Target> = words.iter().map(|&i| targets[i].target.clone()).collect();
+        let (apart, moved) = doc.split_units(&plain);
+        let asked = words
+            .iter()
+            .zip(moved)
+            .map(|(&i, target)| Candidates {
+                target,
+                senses: targets[i].senses.clone(),
+            })
+            .collect();
+        groups.push((Cow::Owned(apart), words, asked));
+    }
+    groups
 }
 
 /// The name single-sense decisions carry in [`Prediction::method`].
@@ -401,22 +405,10 @@ pub fn decide_document(
         return out;
     }
     // A unit's words are read apart, in a second call (see [`reads_apart`]).
-    let (own, words): (Vec<usize>, Vec<usize>) =
-        open.into_iter().partition(|&i| !reads_apart(&targets[i]));
-    if !own.is_empty() {
-        let asked: Vec<Candidates<'_>> = own.iter().map(|&i| targets[i].clone()).collect();
-        for (i, p) in own
+    for (view, which, asked) in reading_groups(doc, targets, open) {
+        for (i, p) in which
             .into_iter()
-            .zip(method.disambiguate_document(inv, doc, &asked))
-        {
-            out[i] = p;
-        }
-    }
-    if !words.is_empty() {
-        let (apart, asked) = read_apart(doc, targets, &words);
-        for (i, p) in words
-            .into_iter()
-            .zip(method.disambiguate_document(inv, &apart, &asked))
+            .zip(method.disambiguate_document(inv, &view, &asked))
         {
             out[i] = p;
         }
