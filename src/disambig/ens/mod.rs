@@ -60,6 +60,8 @@ pub use train::{
 
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use crate::corpus::{Document, Target};
 use crate::disambig::knn::Knn;
 use crate::disambig::lesk::ExtendedLesk;
@@ -307,9 +309,15 @@ impl Disambiguator for Ens {
         doc: &Document,
         targets: &[Candidates<'_>],
     ) -> Vec<Option<Prediction>> {
+        let t = crate::timing::phase("ens encode");
         let vecs = self.knn.target_vectors(doc, targets);
+        drop(t);
+        let _t = crate::timing::phase("ens decide");
+        // each target on its own, on rayon's pool (as knn scores them):
+        // a block of plain text is one document, and deciding its targets
+        // one after the other left the second core idle
         targets
-            .iter()
+            .par_iter()
             .zip(vecs)
             .map(|(c, v)| self.decide(inv, doc, &c.target, &c.senses, v.as_deref()))
             .collect()
