@@ -146,6 +146,14 @@ impl MweEvidence {
             .add(joined, free);
     }
 
+    /// Has SemCor's train split never shown this collocation (in this
+    /// case class) kept apart — not seen, or joined every time it was?
+    pub fn never_apart(&self, lemma: &str, case: char) -> bool {
+        self.collocations
+            .get(&(Box::<str>::from(lemma), case))
+            .is_none_or(|c| c.joined == c.seen)
+    }
+
     /// The estimated probability that this occurrence is one unit, free
     /// occurrences weighted by [`MweEvidence::free_weight`]. `own`
     /// is subtracted from every count first (leave-one-out on the data the
