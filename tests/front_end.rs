@@ -1040,3 +1040,24 @@ fn possessive_collocations_are_found() {
     // A possessive that spells no collocation stays apart.
     assert!(joined("The dog's bowl was empty.", MweMode::Greedy).is_empty());
 }
+
+/// Latin collocations whose other word is no word alone are one unit
+/// (`vice versa` is not `vice`, wickedness), and an adverb unit before a
+/// noun is the adjective (`an ad hoc committee`), after a verb the adverb.
+#[test]
+fn expressions_with_words_that_are_no_words_alone() {
+    let got = categories(
+        "He loves her and vice versa.\n\
+         It was an ad hoc committee.\n\
+         The list was drawn up ad hoc.\n",
+    );
+    for want in [("vice versa", 'r'), ("ad hoc", 'a'), ("committee", 'n')] {
+        assert!(
+            got.iter().any(|(t, p)| (t.as_str(), *p) == want),
+            "{want:?} not in {got:?}"
+        );
+    }
+    assert!(!got.iter().any(|(t, _)| t == "vice"), "vice alone: {got:?}");
+    let last = got.iter().rev().find(|(t, _)| t == "ad hoc");
+    assert_eq!(last, Some(&("ad hoc".to_string(), 'r')), "{got:?}");
+}
