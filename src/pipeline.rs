@@ -369,7 +369,6 @@ impl Pipeline<'_> {
                         &tags[m.end - 1]
                     };
                     let tagged = Pos::from_tag(head_tag);
-                    let before_noun = tags.get(m.end).is_some_and(|t| t.starts_with("NN"));
                     let pos = match tagged {
                         Some(p) if !self.inv.senses(&m.lemma, p).is_empty() => p,
                         _ => m.pos,
@@ -378,7 +377,7 @@ impl Pipeline<'_> {
                     // WordNet has one (`an ad hoc committee`, `a de facto
                     // ban`: the tagger reads `hoc`, `facto` as adverbs).
                     let pos = if pos == Pos::Adv
-                        && before_noun
+                        && tags.get(m.end).is_some_and(|t| t.starts_with("NN"))
                         && !self.inv.senses(&m.lemma, Pos::Adj).is_empty()
                     {
                         Pos::Adj

@@ -131,8 +131,13 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::wordnet::{Inventory, Pos};
 
+mod alone;
+mod case;
 mod evidence;
 
+use alone::is_expression_alone;
+pub use alone::is_no_word_alone;
+pub use case::{match_case, ENTITY_CASE};
 pub use evidence::{
     after_class, case_class, case_class_of, coarse_tag, head_of, pattern, Counts, MweEvidence,
     FREE_WEIGHT,
@@ -185,97 +190,6 @@ impl std::fmt::Display for MweMode {
     }
 }
 
-/// Is `lower` a word WordNet has in no part of speech, in no inflection —
-/// nor a stop word — so that on its own it can be no target (`versa` of
-/// `vice versa`, `hoc` of `ad hoc`, `fide` of `bona fide`)?
-///
-/// A lower-case collocation with such a word is joined, whatever its
-/// class's rate, when SemCor's train split never shows it apart
-/// ([`MweEvidence::never_apart`]): kept apart, its known word is read
-/// alone (`vice` → wickedness, `ad` → an advertisement) and the other
-/// word is lost, while the annotators joined `vice versa`, `per se`,
-/// `status quo` every time they met them. Without the rule `vice versa`
-/// (joined 1 of 1 on the train split) fell below the threshold, pulled
-/// down by its class (adverbs written noun–noun).
-pub fn is_no_word_alone(inv: &Inventory, lower: &str) -> bool {
-    lower.len() >= 2
-        && lower.bytes().all(|b| b.is_ascii_lowercase())
-        && !crate::text::is_stop_word(lower)
-        && Pos::ALL.iter().all(|&p| inv.morphy(lower, p).is_empty())
-}
-
-/// Is match `m` (case class `case`) over tagged `words` an expression
-/// whose word is no word alone, which SemCor never shows apart (see the
-/// module docs and [`is_no_word_alone`])?
-fn is_expression_alone<S: AsRef<str>>(
-    inv: &Inventory,
-    ev: &MweEvidence,
-    m: &MweMatch,
-    case: char,
-    words: &[&str],
-    tags: &[S],
-) -> bool {
-    case == 'L'
-        && ev.never_apart(&m.lemma, case)
-        && (m.start..m.end).any(|k| {
-            !is_function_tag(tags[k].as_ref()) && is_no_word_alone(inv, &words[k].to_lowercase())
-        })
-}
-
-/// Penn tags of closed-class words (`upon`/IN of `come upon` is in no
-/// dictionary of content words either, but it is a preposition, and
-/// SemCor keeps `built upon` apart).
-fn is_function_tag(tag: &str) -> bool {
-    matches!(
-        tag,
-        "IN" | "TO"
-            | "RP"
-            | "DT"
-            | "PDT"
-            | "WDT"
-            | "CC"
-            | "PRP"
-            | "PRP$"
-            | "WP"
-            | "WP$"
-            | "WRB"
-            | "EX"
-            | "MD"
-    )
-}
-
-/// The case class of one of the matcher's own matches over `words`: as
-/// [`case_class_of`], but in lower case (`l`, `u`) for a closed compound
-/// (its lemma has no `_`), so that the evidence keeps closed compounds,
-/// which SemCor joins at rates of their own, apart from collocations at
-/// every back-off level; and [`ENTITY_CASE`] for a capitalised noun
-/// collocation spelling one of WordNet's named entities (looked up in
-/// `inv` for those matches only, which are few).
-pub fn match_case(inv: &Inventory, m: &MweMatch, words: &[&str]) -> char {
-    let c = case_class_of(&words[m.start..m.end]);
-    if !m.lemma.contains('_') {
-        c.to_ascii_lowercase()
-    } else if c == 'U' && m.pos == Pos::Noun && is_named_entity(inv, &m.lemma) {
-        ENTITY_CASE
-    } else {
-        c
-    }
-}
-
-/// Is the noun collocation `lemma` a named entity in WordNet: a sense
-/// outside `noun.person` whose synset writes it with capitals
-/// (`World_Health_Organization`, not `john_brown`'s `noun.person`)?
-fn is_named_entity(inv: &Inventory, lemma: &str) -> bool {
-    inv.senses(lemma, Pos::Noun).iter().any(|s| {
-        inv.get(s.synset).is_some_and(|syn| {
-            crate::wordnet::lexname(syn.lex_filenum) != "noun.person"
-                && syn.words.iter().any(|w| {
-                    w.lemma.eq_ignore_ascii_case(lemma) && w.lemma.chars().any(char::is_uppercase)
-                })
-        })
-    })
-}
-
 /// Can this word be one half of a closed compound? Letters only (a final
 /// full stop allowed: `e.`, `g.`), at least two characters.
 fn is_compound_part(w: &str) -> bool {
@@ -303,22 +217,6 @@ pub struct MweMatcher {
     /// The evidence for [`MweMode::Learned`].
     evidence: Option<&'static MweEvidence>,
 }
-
-/// The case class of a capitalised noun collocation that WordNet writes
-/// as the proper name of an organisation, place, event or work — any
-/// sense outside `noun.person` ([`match_case`]). SemCor's
-/// annotators make most capitalised runs a name class (`John Brown` →
-/// `person`, `Department of Justice` → `group`: of the 173 proper-noun
-/// pairs WordNet lists that occur on the train split, 1 is joined), so an
-/// unseen entity backed off to that rate and `World Health Organization`
-/// came out `group`. Under this case an entity SemCor shows follows its
-/// own counts (`United States`, `Puerto Rico` joined; `Federal Bureau of
-/// Investigation`, 0 of 5, not), and one SemCor never
-/// shows is joined ([`MweEvidence::estimate`]): WordNet's synset, as the
-/// framework's test sets annotate such names and users want. Person names
-/// keep `U`: WordNet's `John Brown` is one man, the text's is usually
-/// another.
-pub const ENTITY_CASE: char = 'E';
 
 fn is_wordlike(s: &str) -> bool {
     s.chars().next().is_some_and(|c| c.is_alphanumeric())
@@ -809,89 +707,6 @@ impl MweMatcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Named entities are WordNet's capitalised collocations outside
-    /// `noun.person`; their matches get [`ENTITY_CASE`].
-    #[test]
-    fn wordnet_entities_get_their_own_case() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
-        assert!(is_named_entity(&inv, "world_health_organization"));
-        assert!(is_named_entity(&inv, "middle_east"));
-        assert!(!is_named_entity(&inv, "abraham_lincoln"), "a person");
-        assert!(!is_named_entity(&inv, "credit_card"), "not capitalised");
-        let matcher = MweMatcher::with_mode(&inv, MweMode::Greedy);
-        let words = ["the", "World", "Health", "Organization", "credit", "cards"];
-        let found = matcher.find(&inv, &words);
-        let cases: Vec<(&str, char)> = found
-            .iter()
-            .map(|m| (m.lemma.as_str(), match_case(&inv, m, &words)))
-            .collect();
-        assert_eq!(
-            cases,
-            [
-                ("world_health_organization", ENTITY_CASE),
-                ("credit_card", 'L')
-            ]
-        );
-    }
-
-    /// A lower-case collocation with a word that is no word alone is
-    /// joined when SemCor never shows it apart (`vice versa`, `ad hoc`),
-    /// not when that word is a preposition (`built upon`), and the rule
-    /// leaves other runs to the evidence (`the hills`).
-    #[test]
-    fn words_that_are_no_words_alone_join_their_collocation() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
-        for w in ["versa", "hoc", "fide", "upon"] {
-            assert!(is_no_word_alone(&inv, w), "{w}");
-        }
-        for w in ["vice", "ad", "hills", "the", "x", "Versa", "1999"] {
-            assert!(!is_no_word_alone(&inv, w), "{w}");
-        }
-        let ev = MweEvidence::shipped();
-        assert!(ev.never_apart("vice_versa", 'L'));
-        assert!(!ev.never_apart("the_hill", 'L'));
-        let matcher = MweMatcher::with_mode(&inv, MweMode::Learned).with_evidence(ev);
-        let joined = |words: &[&str], tags: &[&str]| -> Vec<String> {
-            matcher
-                .find_tagged(&inv, words, tags)
-                .into_iter()
-                .map(|m| m.lemma)
-                .collect()
-        };
-        assert_eq!(
-            joined(&["and", "vice", "versa", "."], &["CC", "NN", "NN", "."]),
-            ["vice_versa"]
-        );
-        assert_eq!(
-            joined(&["an", "ad", "hoc", "panel"], &["DT", "JJ", "NN", "NN"]),
-            ["ad_hoc"]
-        );
-        let built_upon = ["was", "built", "upon", "sand"];
-        let m = MweMatch {
-            start: 1,
-            end: 3,
-            lemma: "build_upon".into(),
-            pos: Pos::Verb,
-        };
-        // (evidence that never saw it; SemCor's shows it apart once)
-        assert!(!ev.never_apart("build_upon", 'L'));
-        let unseen = MweEvidence::default();
-        let rule = |tags: &[&str]| is_expression_alone(&inv, &unseen, &m, 'L', &built_upon, tags);
-        assert!(!rule(&["VBD", "VBN", "IN", "NN"]), "a preposition");
-        assert!(rule(&["VBD", "VBN", "NN", "NN"]));
-        assert!(!is_expression_alone(
-            &inv,
-            ev,
-            &m,
-            'L',
-            &built_upon,
-            &["VBD", "VBN", "NN", "NN"]
-        ));
-        assert!(joined(&["over", "the", "hills"], &["IN", "DT", "NNS"]).is_empty());
-    }
 
     #[test]
     fn modes_parse_and_print() {
