@@ -159,6 +159,9 @@ pub struct KnnTraining {
     pub pooled_layers: usize,
     /// Add WordNet's example sentences to the context vectors.
     pub examples: bool,
+    /// Gloss words of a single sense as tagged instances, at most this
+    /// many per synset (0: none; see [`KnnParams::monosemous`]).
+    pub monosemous: usize,
     /// Sense-key vectors for keys with at least this many instances (0:
     /// none; see [`KnnParams::sense_min`]).
     pub sense_min: u32,
@@ -173,6 +176,7 @@ impl Default for KnnTraining {
             keep_instances: false,
             pooled_layers: crate::disambig::knn::DEFAULT_POOLED_LAYERS,
             examples: false,
+            monosemous: 0,
             sense_min: crate::disambig::knn::DEFAULT_SENSE_MIN,
         }
     }
@@ -261,6 +265,7 @@ pub fn knn(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
     }
     params.pooled_layers = job.knn.pooled_layers;
     params.examples = job.knn.examples;
+    params.monosemous = job.knn.monosemous;
     params.keep_instances = job.knn.keep_instances;
     params.gloss_pooling = job.knn.gloss_pooling;
     params.sense_min = job.knn.sense_min;
@@ -304,14 +309,16 @@ pub fn knn(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
         None => "not calibrated (no training target with two or more candidates)".into(),
     };
     Ok(format!(
-        "knn trained on {} ({} documents, {} sentences, {} tagged tokens, {} example sentences; {} synsets with a context vector, {} of them from examples only; {} sense-key vectors; {} gloss vectors; {} exemplar sentences; last {} layers summed; {calibration}) in {:.1} s; {:.1} MB written to {}",
+        "knn trained on {} ({} documents, {} sentences, {} tagged tokens, {} example sentences; {} gloss words of a single sense; {} synsets with a context vector, {} of them from examples only, {} from gloss words only; {} sense-key vectors; {} gloss vectors; {} exemplar sentences; last {} layers summed; {calibration}) in {:.1} s; {:.1} MB written to {}",
         model.params.training_data,
         model.params.documents,
         model.params.sentences,
         model.params.tagged_tokens,
         model.params.example_contexts,
+        model.params.monosemous_contexts,
         seen,
         model.params.example_synsets,
+        model.params.monosemous_synsets,
         model.params.sense_vectors,
         glosses,
         model.sentences.len(),

@@ -137,6 +137,9 @@ fn wrong_method_truncated_missing_encoder_and_wrong_width_are_refused() {
             examples: false,
             example_contexts: 0,
             example_synsets: 0,
+            monosemous: 0,
+            monosemous_contexts: 0,
+            monosemous_synsets: 0,
             gloss: GlossScope::None,
             gloss_pooling: GlossPooling::Mean,
             keep_instances: false,
@@ -841,4 +844,55 @@ fn gloss_xml_with_gloss_none_is_refused() {
         "{err}"
     );
     assert!(!out.exists());
+}
+
+/// `--monosemous N`: words of the glosses with one sense in all of
+/// WordNet become tagged contexts of that sense, at most N per synset,
+/// and the header counts them.
+#[test]
+fn gloss_words_of_a_single_sense_become_tagged_contexts() {
+    use wsd::disambig::knn::monosemous_synset;
+    let inv = inventory();
+    let aardvark = inv.lookup("aardvark", wsd::wordnet::Pos::Noun);
+    assert_eq!(aardvark.len(), 1);
+    assert_eq!(
+        monosemous_synset(inv, "aardvarks"),
+        Some(aardvark[0].synset)
+    );
+    assert_eq!(monosemous_synset(inv, "bank"), None);
+    assert_eq!(monosemous_synset(inv, "the"), None);
+
+    let dir = tempdir();
+    let out = dir.path().join("mono.wsd");
+    ok(wsd()
+        .args(["-q", "train", "--method", "knn", "--split", "train"])
+        .args([
+            "--limit-docs",
+            "1",
+            "--gloss",
+            "lemmas",
+            "--monosemous",
+            "1",
+        ])
+        .arg("--output")
+        .arg(&out));
+    let p = wsd::model_io::read_header(&out).unwrap().params;
+    assert_eq!(p["monosemous"], 1, "{p}");
+    let contexts = p["monosemous_contexts"].as_u64().unwrap();
+    let synsets = p["monosemous_synsets"].as_u64().unwrap();
+    // one word at most per synset: as many contexts as synsets given one,
+    // of which some had no context before
+    assert!(synsets > 0 && contexts >= synsets, "{p}");
+    let model = wsd::disambig::knn::KnnModel::load(&out, inv).unwrap();
+    let tagged = model
+        .entries
+        .iter()
+        .filter(|e| e.ctx.is_some())
+        .map(|e| e.count as u64)
+        .sum::<u64>();
+    assert_eq!(
+        tagged,
+        p["tagged_tokens"].as_u64().unwrap() + contexts,
+        "every instance counted once: SemCor's tagged tokens (one synset each here) and the gloss words"
+    );
 }

@@ -83,6 +83,12 @@ pub struct Args {
     /// recommended ens stack gains, see README "The best command").
     #[arg(long)]
     pub examples: bool,
+    /// knn: words of WordNet's glosses (definitions and examples) whose
+    /// lemma has one sense in all of WordNet count as tagged instances of
+    /// that sense, at most N per synset (0, the default: none; measured
+    /// lower for knn and ens, see README "The best command").
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub monosemous: usize,
     /// ens: encode every Nth training document for the combiner's training
     /// instances (1, every document: with the train-split knn of format 4,
     /// SemEval-2007 66.8 against 66.4 for 2, SemCor's test split 75.5
@@ -256,6 +262,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         keep_instances: args.keep_instances,
         pooled_layers: args.pooled_layers,
         examples: args.examples,
+        monosemous: args.monosemous,
         sense_min: args.sense_vectors,
     };
     let what = if method.name == "knn" {

@@ -97,7 +97,7 @@
 //! * `codec.rs`: the model body and model file (save / load / map).
 
 use crate::corpus::Document;
-use crate::wordnet::Synset;
+use crate::wordnet::{Synset, SynsetId};
 
 mod codec;
 mod core;
@@ -200,6 +200,37 @@ pub fn gloss_words(syn: &Synset) -> (Vec<String>, Vec<usize>) {
     (words, lemma_at)
 }
 
+/// The one synset of `word` when it has a single sense in all of WordNet
+/// (every part of speech, through morphy): `depository` gives its synset,
+/// `bank` or `saw` (a noun and `see`) nothing. Stop words, and tokens
+/// without a letter, give nothing.
+///
+/// Such a word in a gloss is a sense-tagged context for free (issue 13,
+/// "glosses … where the sense is unambiguous"): the synset it names may
+/// share lemmas with polysemous words (`depository financial institution`
+/// and `bank`), and a synset that SemCor never tags gets a context vector
+/// of its own instead of its hypernyms'.
+pub fn monosemous_synset(inv: &crate::wordnet::Inventory, word: &str) -> Option<SynsetId> {
+    if !word.chars().any(char::is_alphabetic) {
+        return None;
+    }
+    let lower = word.to_lowercase();
+    if crate::text::is_stop_word(&lower) {
+        return None;
+    }
+    let mut found: Option<SynsetId> = None;
+    for pos in crate::wordnet::Pos::ALL {
+        for s in inv.lookup(&lower, pos) {
+            match found {
+                None => found = Some(s.synset),
+                Some(id) if id == s.synset => {}
+                Some(_) => return None,
+            }
+        }
+    }
+    found
+}
+
 /// A WordNet example sentence as a tagged context: its words (a
 /// multiword lemma joined into one word, as SemCor's `took_place` tokens
 /// are encoded), the index of the word that is the synset's lemma, and
@@ -263,7 +294,7 @@ pub fn example_contexts(inv: &crate::wordnet::Inventory, syn: &Synset) -> Vec<Ex
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wordnet::{Pos, SynsetId};
+    use crate::wordnet::Pos;
 
     #[test]
     fn cosine_and_argmax() {
@@ -277,6 +308,26 @@ mod tests {
         assert_eq!(argmax(&[None, None]), None);
         assert_eq!(argmax(&[]), None);
         assert_eq!(argmax(&[Some(-0.5), None]), Some((0, -0.5)));
+    }
+
+    #[test]
+    fn only_words_of_one_sense_in_all_of_wordnet_are_monosemous() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv =
+            crate::wordnet::Inventory::load(&root.join("tests/fixtures/mini-wordnet")).unwrap();
+        let river = SynsetId {
+            pos: Pos::Noun,
+            offset: 2665,
+        };
+        assert_eq!(monosemous_synset(&inv, "river"), Some(river));
+        // inflected and capitalised forms through morphy
+        assert_eq!(monosemous_synset(&inv, "Rivers"), Some(river));
+        // three noun senses and a verb; two noun senses
+        assert_eq!(monosemous_synset(&inv, "bank"), None);
+        assert_eq!(monosemous_synset(&inv, "water"), None);
+        // unknown words, punctuation
+        assert_eq!(monosemous_synset(&inv, "zyzzyva"), None);
+        assert_eq!(monosemous_synset(&inv, ","), None);
     }
 
     #[test]

@@ -63,6 +63,18 @@ pub struct KnnParams {
     /// example counts as one more tagged instance of its synset).
     #[serde(default)]
     pub examples: bool,
+    /// Words of the glosses in scope whose lemma has one sense in all of
+    /// WordNet ([`super::monosemous_synset`]) count as tagged instances of
+    /// that sense, at most this many per synset (0: none; older models,
+    /// which lack the field, have none).
+    #[serde(default)]
+    pub monosemous: usize,
+    /// Gloss words added as tagged instances (with [`KnnParams::monosemous`]).
+    #[serde(default)]
+    pub monosemous_contexts: usize,
+    /// Synsets whose only contexts are such gloss words.
+    #[serde(default)]
+    pub monosemous_synsets: usize,
     /// Training facts: documents, sentences, tagged tokens.
     pub documents: usize,
     /// Sentences encoded.
@@ -129,6 +141,9 @@ impl KnnParams {
             gloss_pooling: GlossPooling::Mean,
             pooled_layers: DEFAULT_POOLED_LAYERS,
             examples: false,
+            monosemous: 0,
+            monosemous_contexts: 0,
+            monosemous_synsets: 0,
             example_contexts: 0,
             example_synsets: 0,
             sense_min: DEFAULT_SENSE_MIN,

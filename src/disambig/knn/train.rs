@@ -17,7 +17,8 @@ use super::core::{Core, HeldOut};
 use super::model::{Entry, KnnCalibration, KnnModel, SenseEntry, Vectors};
 use super::params::{GlossPooling, GlossScope, KnnOptions, KnnParams};
 use super::{
-    dot, example_contexts, gloss_words, normalized, word_text, ExampleContext, TRAIN_BATCH,
+    dot, example_contexts, gloss_words, monosemous_synset, normalized, word_text, ExampleContext,
+    TRAIN_BATCH,
 };
 use crate::corpus::Document;
 use crate::disambig::{candidates, Calibration, Exemplar};
@@ -251,23 +252,18 @@ impl KnnModel {
         }
         params.example_contexts = examples.len();
         params.example_synsets = sums.len() - seen_in_corpus;
-        let mut entries: Vec<Entry> = sums
-            .iter()
-            .map(|(synset, count, sum)| Entry {
-                synset: *synset,
-                count: *count,
-                ctx: Some(normalized(sum)),
-                gloss: None,
-                exemplars: Vec::new(),
-                resultant: Some(norm(sum)),
-            })
-            .collect();
+        // the glosses: one vector each, and with `monosemous` their
+        // single-sense words as tagged instances of their synsets
+        let cap = params.monosemous;
+        let before_gloss_words = sums.len();
+        let mut gloss_vectors: Vec<(SynsetId, Vec<f32>)> = Vec::with_capacity(gloss_synsets.len());
+        let mut gloss_contexts: HashMap<SynsetId, usize> = HashMap::new();
         for chunk in gloss_synsets.chunks(TRAIN_BATCH) {
             let texts: Vec<(Vec<String>, Vec<usize>)> =
                 chunk.iter().map(|s| gloss_words(s)).collect();
             let words: Vec<Vec<String>> = texts.iter().map(|(w, _)| w.clone()).collect();
             let vectors = encoder.encode_words_summed(&words, layers);
-            for ((syn, (_, lemma_at)), vecs) in chunk.iter().zip(&texts).zip(vectors) {
+            for ((syn, (words, lemma_at)), vecs) in chunk.iter().zip(&texts).zip(vectors) {
                 let picked: Vec<&Vec<f32>> = match params.gloss_pooling {
                     GlossPooling::Lemma if !lemma_at.is_empty() => {
                         lemma_at.iter().filter_map(|&i| vecs.get(i)).collect()
@@ -280,22 +276,59 @@ impl KnnModel {
                         *a += x;
                     }
                 }
-                let g = normalized(&sum);
-                let e = *index.entry(syn.id).or_insert_with(|| {
-                    entries.push(Entry {
-                        synset: syn.id,
-                        count: 0,
-                        ctx: None,
-                        gloss: None,
-                        exemplars: Vec::new(),
-                        resultant: None,
+                gloss_vectors.push((syn.id, normalized(&sum)));
+                if cap == 0 {
+                    continue;
+                }
+                // after the lemmas' header (`lemma , lemma -`)
+                let body = words.iter().position(|w| w == "-").map_or(0, |i| i + 1);
+                for (w, v) in words.iter().zip(&vecs).skip(body) {
+                    let Some(id) = monosemous_synset(inv, w) else {
+                        continue;
+                    };
+                    let n = gloss_contexts.entry(id).or_insert(0);
+                    if *n >= cap {
+                        continue;
+                    }
+                    *n += 1;
+                    let e = *index.entry(id).or_insert_with(|| {
+                        sums.push((id, 0, vec![0.0; d]));
+                        sums.len() - 1
                     });
-                    entries.len() - 1
-                });
-                entries[e].gloss = Some(g);
+                    let s = &mut sums[e];
+                    s.1 += 1;
+                    add_to(&mut s.2, &normalized(v));
+                }
             }
             done += chunk.len();
             progress(done, total);
+        }
+        params.monosemous_contexts = gloss_contexts.values().sum();
+        params.monosemous_synsets = sums.len() - before_gloss_words;
+        let mut entries: Vec<Entry> = sums
+            .iter()
+            .map(|(synset, count, sum)| Entry {
+                synset: *synset,
+                count: *count,
+                ctx: Some(normalized(sum)),
+                gloss: None,
+                exemplars: Vec::new(),
+                resultant: Some(norm(sum)),
+            })
+            .collect();
+        for (id, g) in gloss_vectors {
+            let e = *index.entry(id).or_insert_with(|| {
+                entries.push(Entry {
+                    synset: id,
+                    count: 0,
+                    ctx: None,
+                    gloss: None,
+                    exemplars: Vec::new(),
+                    resultant: None,
+                });
+                entries.len() - 1
+            });
+            entries[e].gloss = Some(g);
         }
         params.documents = docs.len();
         params.sentences = sentences.len();
