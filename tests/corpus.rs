@@ -225,3 +225,37 @@ fn readme_and_help_list_the_registry() {
         );
     }
 }
+
+/// `wsd stats`, `wsd ic` and `wsd embed` find SemCor, WordNet and the
+/// encoder in the data home (`$WSD_HOME`) when run from anywhere else, as
+/// `wsd eval` and `wsd tag` do, and `wsd ic` writes into the data home's
+/// `models/` (they used to look in the working directory only).
+#[test]
+fn stats_ic_and_embed_find_their_data_in_the_data_home() {
+    use std::os::unix::fs::symlink;
+    let home = tempdir();
+    let elsewhere = tempdir();
+    symlink(root().join("corpora"), home.path().join("corpora")).unwrap();
+    symlink(root().join("wordnet"), home.path().join("wordnet")).unwrap();
+    std::fs::create_dir(home.path().join("models")).unwrap();
+    symlink(
+        root().join("models/all-MiniLM-L6-v2"),
+        home.path().join("models/all-MiniLM-L6-v2"),
+    )
+    .unwrap();
+    let from_elsewhere = || {
+        let mut c = wsd();
+        c.env("WSD_HOME", home.path())
+            .env_remove("WNSEARCHDIR")
+            .current_dir(elsewhere.path());
+        c
+    };
+    let stats = ok(from_elsewhere().args(["stats", "--split", "test"]));
+    assert!(stats.contains("documents"), "{stats}");
+    ok(from_elsewhere().args(["-q", "ic"]));
+    assert!(home.path().join("models/ic-semcor.txt").exists());
+    assert!(!elsewhere.path().join("models").exists());
+    let (code, out, err) = run_stdin(from_elsewhere().args(["-q", "embed"]), b"The bank.");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"vector\""), "{out}");
+}

@@ -30,9 +30,10 @@ pub struct Args {
     /// Text file, or `-` (the default) for standard input.
     #[arg(value_name = "FILE|-", default_value = "-")]
     pub input: String,
-    /// Encoder checkpoint folder.
-    #[arg(long, value_name = "DIR", alias = "model", default_value = wsd::resources::DEFAULT_ENCODER)]
-    pub encoder: PathBuf,
+    /// Encoder checkpoint folder [default: models/all-MiniLM-L6-v2 in
+    /// the data home, else in the working directory].
+    #[arg(long, value_name = "DIR", alias = "model")]
+    pub encoder: Option<PathBuf>,
 }
 
 /// Sentences (or slices) per encoder call.
@@ -43,8 +44,12 @@ pub const MAX_WORDS: usize = 512;
 
 /// Run `wsd embed`.
 pub fn run(_cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
-    let encoder = Encoder::load(&args.encoder)
-        .with_context(|| format!("loading the encoder from {}", args.encoder.display()))?;
+    let dir = args
+        .encoder
+        .clone()
+        .unwrap_or_else(|| wsd::resources::locate(wsd::resources::DEFAULT_ENCODER));
+    let encoder = Encoder::load(&dir)
+        .with_context(|| format!("loading the encoder from {}", dir.display()))?;
     let (reader, name): (Box<dyn Read>, String) = if args.input == "-" {
         (Box::new(std::io::stdin().lock()), "standard input".into())
     } else {

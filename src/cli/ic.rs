@@ -18,42 +18,46 @@ use wsd::wordnet::Inventory;
     after_help = "Examples:\n  wsd ic --output models/ic-semcor.txt\n  wsd similarity car.n.01 boat.n.01 --measure res --ic models/ic-semcor.txt"
 )]
 pub struct Args {
-    /// SemCor 3.0 folder.
-    #[arg(long, value_name = "DIR", default_value = wsd::resources::DEFAULT_SEMCOR)]
-    pub semcor: PathBuf,
+    /// SemCor 3.0 folder [default: corpora/semcor3.0 in the data home,
+    /// else in the working directory].
+    #[arg(long, value_name = "DIR")]
+    pub semcor: Option<PathBuf>,
     /// Which documents to count (train keeps the test split unseen).
     #[arg(long, default_value = "train")]
     pub split: Split,
-    /// Output file.
-    #[arg(
-        long,
-        short,
-        alias = "out",
-        value_name = "FILE",
-        default_value = "models/ic-semcor.txt"
-    )]
-    pub output: PathBuf,
+    /// Output file [default: ic-semcor.txt in ./models when the working
+    /// directory has one, else in the data home's models/].
+    #[arg(long, short, alias = "out", value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 /// Run `wsd ic`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
-    wsd::atomic::check_writable(&args.output)?;
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| wsd::resources::models_dir().join("ic-semcor.txt"));
+    wsd::atomic::check_writable(&output)?;
     let inv = super::until_exit(Inventory::open(cli.wordnet.as_deref())?);
-    let docs = read_semcor(&args.semcor, args.split)
-        .with_context(|| format!("reading SemCor at {}", args.semcor.display()))?;
+    let semcor = args
+        .semcor
+        .clone()
+        .unwrap_or_else(|| wsd::resources::locate(wsd::resources::DEFAULT_SEMCOR));
+    let docs = read_semcor(&semcor, args.split)
+        .with_context(|| format!("reading SemCor at {}", semcor.display()))?;
     let keys = docs
         .iter()
         .flat_map(|d| d.sentences.iter())
         .flat_map(|s| s.tokens.iter())
         .flat_map(|t| t.gold.iter().map(String::as_str));
     let ic = ic_from_keys(inv, keys);
-    ic.write(inv, &args.output)?;
+    ic.write(inv, &output)?;
     crate::note!(
         cli,
         "information content from {} occurrences ({} keys unknown to WordNet) written to {}",
         ic.occurrences,
         ic.unknown,
-        args.output.display()
+        output.display()
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -17,9 +17,10 @@ use wsd::wordnet::{Dictionary, Lookup};
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Examples:\n  wsd stats\n  wsd stats --split test")]
 pub struct Args {
-    /// SemCor 3.0 folder.
-    #[arg(long, value_name = "DIR", default_value = wsd::resources::DEFAULT_SEMCOR)]
-    pub semcor: PathBuf,
+    /// SemCor 3.0 folder [default: corpora/semcor3.0 in the data home,
+    /// else in the working directory].
+    #[arg(long, value_name = "DIR")]
+    pub semcor: Option<PathBuf>,
     /// Which documents.
     #[arg(long, default_value = "all")]
     pub split: Split,
@@ -33,8 +34,12 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let t = Instant::now();
-    let (docs, stats) = read_semcor_with_stats(&args.semcor, args.split)
-        .with_context(|| format!("reading SemCor at {}", args.semcor.display()))?;
+    let semcor = args
+        .semcor
+        .clone()
+        .unwrap_or_else(|| wsd::resources::locate(wsd::resources::DEFAULT_SEMCOR));
+    let (docs, stats) = read_semcor_with_stats(&semcor, args.split)
+        .with_context(|| format!("reading SemCor at {}", semcor.display()))?;
     let docs = super::until_exit(docs);
     let secs = t.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
