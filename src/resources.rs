@@ -24,7 +24,7 @@
 //! (the CLI sets it for `tag` and `eval --raw`) *and* SemCor is present;
 //! otherwise a missing POS model is an error that says how to get one.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::corpus::{read_semcor, Split};
@@ -77,6 +77,18 @@ pub fn locate(rel: &str) -> PathBuf {
         .unwrap_or_else(|| places[0].clone())
 }
 
+/// The SemCor folder: `given`, else [`DEFAULT_SEMCOR`] where [`locate`]
+/// finds it (the data home first).
+pub fn semcor_dir(given: Option<&Path>) -> PathBuf {
+    given.map_or_else(|| locate(DEFAULT_SEMCOR), Path::to_path_buf)
+}
+
+/// The encoder folder: `given`, else [`DEFAULT_ENCODER`] where [`locate`]
+/// finds it (the data home first).
+pub fn encoder_dir(given: Option<&Path>) -> PathBuf {
+    given.map_or_else(|| locate(DEFAULT_ENCODER), Path::to_path_buf)
+}
+
 /// Where trained models are written by default: `./models` when the working
 /// directory has one (a repository checkout), else the data home's.
 pub fn models_dir() -> PathBuf {
@@ -114,16 +126,12 @@ pub struct ResourcePaths {
 impl ResourcePaths {
     /// The SemCor folder.
     pub fn semcor(&self) -> PathBuf {
-        self.semcor
-            .clone()
-            .unwrap_or_else(|| locate(DEFAULT_SEMCOR))
+        semcor_dir(self.semcor.as_deref())
     }
 
     /// The encoder folder.
     pub fn encoder(&self) -> PathBuf {
-        self.encoder
-            .clone()
-            .unwrap_or_else(|| locate(DEFAULT_ENCODER))
+        encoder_dir(self.encoder.as_deref())
     }
 
     /// The POS model file.

@@ -44,10 +44,7 @@ pub const MAX_WORDS: usize = 512;
 
 /// Run `wsd embed`.
 pub fn run(_cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
-    let dir = args
-        .encoder
-        .clone()
-        .unwrap_or_else(|| wsd::resources::locate(wsd::resources::DEFAULT_ENCODER));
+    let dir = wsd::resources::encoder_dir(args.encoder.as_deref());
     let encoder = Encoder::load(&dir)
         .with_context(|| format!("loading the encoder from {}", dir.display()))?;
     let (reader, name): (Box<dyn Read>, String) = if args.input == "-" {

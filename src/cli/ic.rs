@@ -39,10 +39,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| wsd::resources::models_dir().join("ic-semcor.txt"));
     wsd::atomic::check_writable(&output)?;
     let inv = super::until_exit(Inventory::open(cli.wordnet.as_deref())?);
-    let semcor = args
-        .semcor
-        .clone()
-        .unwrap_or_else(|| wsd::resources::locate(wsd::resources::DEFAULT_SEMCOR));
+    let semcor = wsd::resources::semcor_dir(args.semcor.as_deref());
     let docs = read_semcor(&semcor, args.split)
         .with_context(|| format!("reading SemCor at {}", semcor.display()))?;
     let keys = docs

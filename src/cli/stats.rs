@@ -34,10 +34,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let t = Instant::now();
-    let semcor = args
-        .semcor
-        .clone()
-        .unwrap_or_else(|| wsd::resources::locate(wsd::resources::DEFAULT_SEMCOR));
+    let semcor = wsd::resources::semcor_dir(args.semcor.as_deref());
     let (docs, stats) = read_semcor_with_stats(&semcor, args.split)
         .with_context(|| format!("reading SemCor at {}", semcor.display()))?;
     let docs = super::until_exit(docs);
