@@ -104,7 +104,10 @@ fn score(ens: &Ens, inv: &Inventory, docs: &[Document], vecs: &SampleVectors) ->
                 Some(cands[0].key.clone())
             } else {
                 let v = vecs.get(&(d, t.sentence, t.token)).map(Vec::as_slice);
-                ens.decide(inv, doc, &t, &cands, v).map(|p| p.key)
+                let s = vecs
+                    .get(&(d, t.sentence, wsd::disambig::ens::SENTENCE_ROW))
+                    .map(Vec::as_slice);
+                ens.decide(inv, doc, &t, &cands, v, s).map(|p| p.key)
             };
             let e = per.entry(t.pos.letter()).or_default();
             e.1 += 1;
@@ -139,6 +142,8 @@ fn main() {
         sample_every: 2,
         l2,
         frames: std::env::var("ENS_FRAMES").is_ok(),
+        // the cache holds the tagged tokens' vectors, not whole sentences
+        sentence: false,
         without: std::env::var("ENS_WITHOUT")
             .map(|v| {
                 v.split(',')

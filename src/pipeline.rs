@@ -130,8 +130,8 @@ pub use names::{
     acronym_name, common_only_name, known_name, name_lemma, name_or_wordnet, remember_names,
     unit_lemma, with_name_units,
 };
-use probe::token_vector;
 pub use probe::PosProbe;
+use probe::{set_sentence_vector, token_vector};
 
 /// Which tokens become targets.
 #[derive(Clone, Debug, PartialEq)]
@@ -501,6 +501,18 @@ impl Pipeline<'_> {
                     if let Some(a) = tok.alt.as_deref_mut() {
                         a.instance = Some(format!("{doc_id}.s{sno}.t{ti}.p"));
                     }
+                }
+            }
+            if let (Some(encoder), Some(probe)) = (&vector_key, self.pos_probe) {
+                if probe.keep_sentences {
+                    set_sentence_vector(
+                        probe.encoder,
+                        encoder,
+                        &words,
+                        &vectors,
+                        &words_of,
+                        &mut tokens,
+                    );
                 }
             }
             doc.sentences.push(Sentence {

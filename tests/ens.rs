@@ -363,3 +363,87 @@ fn nearest_instance_features_are_learned_and_need_their_instances() {
     );
     assert_eq!(answered(&slice_model(), &plain), 455);
 }
+
+/// The sentence features (each candidate's gloss vector against the mean
+/// vector of the target's whole sentence) are learned by default from a
+/// knn model with gloss vectors, and left out on request; either model
+/// answers every instance.
+#[test]
+fn sentence_features_are_learned_by_default_and_can_be_left_out() {
+    let dir = tempdir();
+    let knn = dir.path().join("knn-lemmas.wsd");
+    ok(wsd()
+        .args(["-q", "train", "--method", "knn", "--split", "train"])
+        .args(["--limit-docs", "2", "--gloss", "lemmas"])
+        .arg("--output")
+        .arg(&knn));
+    let ens = dir.path().join("ens-sentence.wsd");
+    let err = train_ens(&knn, &ens, &[]);
+    let w = weights(&err, "knn.sent");
+    assert_eq!(w.len(), 2, "{err}");
+    assert!(w.iter().all(|x| *x != 0.0), "{err}");
+    assert_eq!(answered(&knn, &ens), 455);
+    let plain = dir.path().join("ens-no-sentence.wsd");
+    let without = wsd::disambig::ens::SENTENCE_FEATURES.join(",");
+    let err = train_ens(&knn, &plain, &["--ens-without", &without]);
+    assert_eq!(weights(&err, "knn.sent"), vec![0.0, 0.0], "{err}");
+    assert_eq!(answered(&knn, &plain), 455);
+}
+
+/// For an ens model with sentence features the front end leaves every
+/// token its sentence's mean vector, so the sentence is encoded once; it
+/// must be the vector knn computes from the tokens itself.
+#[test]
+fn the_sentence_vector_the_front_end_carries_is_the_one_knn_computes() {
+    use crate::knn::{encoder_dir, pipeline_by_hand, probe_pipeline, tagger_and_matcher};
+    use wsd::disambig::knn::{Knn, KnnOptions};
+    use wsd::encoder::{Encoder, Precision};
+    let encoder =
+        std::sync::Arc::new(Encoder::load_with_precision(&encoder_dir(), Precision::F32).unwrap());
+    let knn = Knn::load(
+        &slice_model(),
+        inventory(),
+        encoder.clone(),
+        KnnOptions::default(),
+    )
+    .unwrap();
+    let (tagger, mwe) = tagger_and_matcher();
+    let pipeline = probe_pipeline(&tagger, &mwe, &encoder, true);
+    let doc = pipeline.analyse(
+        "d",
+        "The meeting took place in New York last week. The workshop will begin at ten.",
+        0,
+        0,
+    );
+    let all: Vec<usize> = (0..doc.sentences.len()).collect();
+    assert_eq!(all.len(), 2);
+    let carried = knn.sentence_vectors(&doc, &all);
+    let mut bare = doc.clone();
+    for t in bare.sentences.iter_mut().flat_map(|s| s.tokens.iter_mut()) {
+        assert!(t.sentence_vector.is_some(), "{} carries none", t.text);
+        t.sentence_vector = None;
+    }
+    let computed = knn.sentence_vectors(&bare, &all);
+    for (s, (c, o)) in carried.iter().zip(&computed).enumerate() {
+        let (c, o) = (c.as_ref().unwrap(), o.as_ref().unwrap());
+        let on_token = &doc.sentences[s].tokens[0]
+            .sentence_vector
+            .as_ref()
+            .unwrap()
+            .values;
+        assert_eq!(
+            &c[..],
+            &on_token[..],
+            "sentence {s}: not the carried vector"
+        );
+        let cos: f32 = c.iter().zip(o).map(|(a, b)| a * b).sum();
+        assert!(cos > 0.9999, "sentence {s}: cosine {cos}");
+    }
+    // without keep_sentences nothing is carried
+    let pipeline = pipeline_by_hand(&tagger, &mwe, None);
+    let doc = pipeline.analyse("d", "The meeting took place.", 0, 0);
+    assert!(doc.sentences[0]
+        .tokens
+        .iter()
+        .all(|t| t.sentence_vector.is_none()));
+}

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use crate::util::*;
 
-fn encoder_dir() -> PathBuf {
+pub(crate) fn encoder_dir() -> PathBuf {
     let p = root().join("models/all-MiniLM-L6-v2");
     assert!(
         p.join("model.safetensors").exists(),
@@ -702,14 +702,14 @@ fn pos_probe_refuses_another_encoder() {
 
 /// The shipped POS tagger and the learned multiword matcher, for the
 /// pipelines the tests below build by hand.
-fn tagger_and_matcher() -> (wsd::pos::PosTagger, wsd::text::MweMatcher) {
+pub(crate) fn tagger_and_matcher() -> (wsd::pos::PosTagger, wsd::text::MweMatcher) {
     let (_, body) = wsd::model_io::read_model(&pos_model(), "pos", None).unwrap();
     let tagger = wsd::pos::PosTagger::from_bytes(&body).unwrap();
     (tagger, wsd::text::MweMatcher::new(inventory()))
 }
 
 /// `wsd tag`'s default pipeline (head-word targets on) with `probe`.
-fn pipeline_by_hand<'a>(
+pub(crate) fn pipeline_by_hand<'a>(
     tagger: &'a wsd::pos::PosTagger,
     mwe: &'a wsd::text::MweMatcher,
     probe: Option<wsd::pipeline::PosProbe<'a>>,
@@ -726,6 +726,23 @@ fn pipeline_by_hand<'a>(
     }
 }
 
+/// [`pipeline_by_hand`] with the category probe over `encoder`, keeping
+/// the targets' vectors (and with `keep_sentences` the sentences' means).
+pub(crate) fn probe_pipeline<'a>(
+    tagger: &'a wsd::pos::PosTagger,
+    mwe: &'a wsd::text::MweMatcher,
+    encoder: &'a wsd::encoder::Encoder,
+    keep_sentences: bool,
+) -> wsd::pipeline::Pipeline<'a> {
+    let probe = wsd::pipeline::PosProbe {
+        encoder,
+        model: wsd::pos::probe::CategoryProbe::shipped(),
+        keep_vectors: true,
+        keep_sentences,
+    };
+    pipeline_by_hand(tagger, mwe, Some(probe))
+}
+
 /// With knn or ens the front end hands each single-word or joined target
 /// the encoder's vector of it, computed while the probe read the sentence;
 /// it must be the vector knn would compute itself (the last layer, a
@@ -733,18 +750,9 @@ fn pipeline_by_hand<'a>(
 #[test]
 fn vectors_the_front_end_carries_are_the_ones_knn_computes() {
     use wsd::encoder::{Encoder, Precision};
-    use wsd::pipeline::PosProbe;
     let encoder = Encoder::load_with_precision(&encoder_dir(), Precision::F32).unwrap();
     let (tagger, mwe) = tagger_and_matcher();
-    let pipeline = pipeline_by_hand(
-        &tagger,
-        &mwe,
-        Some(PosProbe {
-            encoder: &encoder,
-            model: wsd::pos::probe::CategoryProbe::shipped(),
-            keep_vectors: true,
-        }),
-    );
+    let pipeline = probe_pipeline(&tagger, &mwe, &encoder, false);
     let doc = pipeline.analyse(
         "d",
         "The meeting took place in New York last week. The workshop will begin at ten and end at three.",

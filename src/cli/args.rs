@@ -235,10 +235,12 @@ pub fn trainable() -> String {
 /// fitted on; `--no-pos-probe` (`off`) never runs it; by default it runs
 /// when the method reads the encoder anyway (knn, ens) and that encoder
 /// is the probe's. When the method reads the encoder, the pipeline keeps
-/// each single-word target's vector for it, so sentences are encoded once.
+/// each single-word target's vector for it, so sentences are encoded once
+/// (and every word's, when `method` reads whole sentences' vectors).
 pub fn pos_probe<'r>(
     res: &'r Resources,
     spec: &MethodSpec,
+    method: &dyn wsd::disambig::Disambiguator,
     on: bool,
     off: bool,
 ) -> anyhow::Result<Option<wsd::pipeline::PosProbe<'r>>> {
@@ -261,5 +263,6 @@ pub fn pos_probe<'r>(
         encoder,
         model,
         keep_vectors: reads_encoder,
+        keep_sentences: reads_encoder && method.reads_sentence_vectors(),
     }))
 }

@@ -159,7 +159,13 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         heads: !args.no_heads,
         pos_alternatives: args.pos_alternatives,
         pos_categories: (!args.no_pos_categories).then(wsd::pos::category::CategoryModel::shipped),
-        pos_probe: super::args::pos_probe(res, &spec, args.pos_probe, args.no_pos_probe)?,
+        pos_probe: super::args::pos_probe(
+            res,
+            &spec,
+            method.as_ref(),
+            args.pos_probe,
+            args.no_pos_probe,
+        )?,
     };
     // the built-in table, plus the maps a trained model fitted itself (knn)
     let calibration = match method.calibration() {

@@ -92,6 +92,12 @@ pub struct Token {
     /// pipeline already ran the encoder over its sentence (`--pos-probe`):
     /// `knn` and `ens` read it instead of encoding the sentence again.
     pub vector: Option<WordVector>,
+    /// The unit mean vector of this token's whole sentence, on every token
+    /// of it, when the text pipeline encoded all its words for a method
+    /// that reads it ([`crate::disambig::Disambiguator::reads_sentence_vectors`]):
+    /// the mean of the tokens' vectors, as
+    /// [`crate::disambig::knn::Knn::sentence_vectors`] computes it.
+    pub sentence_vector: Option<WordVector>,
 }
 
 /// A word's contextual vector (the last layer, the mean of its pieces) and

@@ -162,6 +162,7 @@ pub fn parse_xml(text: &str, origin: impl AsRef<Path>) -> Result<Vec<Document>> 
                         alt: None,
                         pos_prob: None,
                         vector: None,
+                        sentence_vector: None,
                     });
                 }
                 _ => unreachable!("element() only returns known names"),

@@ -108,4 +108,8 @@ impl Disambiguator for Chain<'_> {
             .filter_map(|m| m.calibration())
             .reduce(|a, b| a.merged(&b))
     }
+
+    fn reads_sentence_vectors(&self) -> bool {
+        self.methods.iter().any(|m| m.reads_sentence_vectors())
+    }
 }

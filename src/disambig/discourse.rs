@@ -139,6 +139,10 @@ impl<D: Disambiguator> Disambiguator for OneSensePerDiscourse<D> {
     fn calibration(&self) -> Option<super::Calibration> {
         self.inner.calibration()
     }
+
+    fn reads_sentence_vectors(&self) -> bool {
+        self.inner.reads_sentence_vectors()
+    }
 }
 
 #[cfg(test)]

@@ -302,6 +302,14 @@ pub trait Disambiguator: Send + Sync {
     fn calibration(&self) -> Option<Calibration> {
         None
     }
+
+    /// Whether the method reads the mean encoder vector of a target's whole
+    /// sentence (an `ens` model trained with its sentence features): the
+    /// text pipeline then keeps every word's vector, not only the
+    /// targets', so that the sentence is encoded once. The default: no.
+    fn reads_sentence_vectors(&self) -> bool {
+        false
+    }
 }
 
 /// Fill [`Prediction::evidence`] for every answer of a document
@@ -454,6 +462,9 @@ macro_rules! delegate {
             }
             fn calibration(&self) -> Option<Calibration> {
                 (**self).calibration()
+            }
+            fn reads_sentence_vectors(&self) -> bool {
+                (**self).reads_sentence_vectors()
             }
         }
     };

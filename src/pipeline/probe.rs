@@ -35,6 +35,43 @@ pub(super) fn token_vector(
     Some(sum.into_iter().map(|x| x * inv).collect())
 }
 
+/// With [`PosProbe::keep_sentences`]: every token of a sentence gets the
+/// sentence's unit mean vector ([`crate::corpus::Token::sentence_vector`]),
+/// the mean of its content words' vectors ([`token_vector`]: a joined unit
+/// counts once), as [`crate::disambig::knn::Knn::sentence_vectors`]
+/// computes it from the tokens' text. Nothing when a content word has no
+/// vector (the reader then encodes the sentence itself).
+pub(super) fn set_sentence_vector(
+    encoder: &crate::encoder::Encoder,
+    key: &std::sync::Arc<str>,
+    words: &[&str],
+    vectors: &[Option<std::sync::Arc<[f32]>>],
+    words_of: &[std::ops::Range<usize>],
+    tokens: &mut [crate::corpus::Token],
+) {
+    use crate::disambig::knn::{in_sentence_mean, sentence_mean};
+    let per_token: Option<Vec<Vec<f32>>> = tokens
+        .iter()
+        .zip(words_of)
+        .map(|(t, r)| {
+            if !in_sentence_mean(t) {
+                return Some(Vec::new());
+            }
+            token_vector(encoder, words, vectors, r.clone()).map(|v| v.to_vec())
+        })
+        .collect();
+    let Some(mean) = per_token.and_then(|v| sentence_mean(tokens, &v)) else {
+        return;
+    };
+    let v = crate::corpus::WordVector {
+        encoder: key.clone(),
+        values: mean.into(),
+    };
+    for t in tokens {
+        t.sentence_vector = Some(v.clone());
+    }
+}
+
 /// The encoder and the probe that reads its vectors (`--pos-probe`).
 #[derive(Clone, Copy)]
 pub struct PosProbe<'a> {
@@ -47,6 +84,10 @@ pub struct PosProbe<'a> {
     /// weighed by their pieces) for a method that reads the encoder too (`knn`,
     /// `ens`), so the sentence is encoded once.
     pub keep_vectors: bool,
+    /// Also leave each sentence's mean vector on its tokens (with
+    /// `keep_vectors`), for a method that reads it
+    /// ([`crate::disambig::Disambiguator::reads_sentence_vectors`]).
+    pub keep_sentences: bool,
 }
 
 impl Pipeline<'_> {
@@ -73,7 +114,8 @@ impl Pipeline<'_> {
             })
             .collect();
         // The probe reads the candidates; with `keep_vectors` every word
-        // with a category is encoded, for the targets to carry.
+        // with a category is encoded, for the targets (and with
+        // `keep_sentences` the sentence's content words) to carry.
         let select: Vec<Vec<bool>> = allowed
             .iter()
             .zip(steps.iter())

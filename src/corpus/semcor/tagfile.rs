@@ -278,6 +278,7 @@ fn wf_token(
         alt: None,
         pos_prob: None,
         vector: None,
+        sentence_vector: None,
     })
 }
 

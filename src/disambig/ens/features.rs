@@ -56,6 +56,11 @@ pub struct KnnEvidence {
     /// the kNN model kept none of the synset's, or only the held-out
     /// document's).
     pub nearest: Option<(f32, f32)>,
+    /// Cosine of the target's sentence's mean vector with the gloss
+    /// vector (`None` unless the ens model reads it, or without a gloss
+    /// vector): the sentence's topic against the sense's definition,
+    /// where `gloss` weighs the target word's own vector.
+    pub sentence: Option<f32>,
 }
 
 /// How many of a candidate's nearest training instances the
@@ -257,7 +262,9 @@ pub fn loo_sense_centroid<'c>(
 ///
 /// `nearest`: also the cosines with the nearest kept training instances
 /// (only when the ens model reads them: they cost a pass over every kept
-/// instance of each candidate's synset).
+/// instance of each candidate's synset). `sentence`: the unit mean vector
+/// of the target's sentence ([`crate::disambig::knn::Knn::sentence_vectors`]),
+/// when the ens model reads it.
 pub fn knn_evidence(
     knn: &Knn,
     inv: &Inventory,
@@ -265,8 +272,10 @@ pub fn knn_evidence(
     cands: &[Sense],
     loo: Option<(&Removal, &Resultants)>,
     nearest: bool,
+    sentence: Option<&[f32]>,
 ) -> Vec<KnnEvidence> {
     let v = normalized(vector);
+    let sentence_of = |id: SynsetId| -> Option<f32> { Some(dot(sentence?, knn.gloss_vector(id)?)) };
     let centroid = |id: SynsetId| -> Option<Cow<'_, [f32]>> {
         let (c, n) = knn.centroid(id)?;
         let Some((removal, r)) = loo else {
@@ -306,6 +315,7 @@ pub fn knn_evidence(
                     gloss: knn.gloss_vector(s.synset).map(|g| dot(&v, g)),
                     source: VectorSource::SenseKey,
                     nearest,
+                    sentence: sentence_of(s.synset),
                 };
             }
             let ctx = knn.context_vector_by(inv, s.synset, &centroid);
@@ -318,6 +328,7 @@ pub fn knn_evidence(
                     None => VectorSource::Missing,
                 },
                 nearest,
+                sentence: sentence_of(s.synset),
             }
         })
         .collect()
@@ -399,8 +410,8 @@ pub struct TargetEvidence {
 
 /// The evidence of every candidate of `target` from the base methods
 /// (`vector`: the target's contextual vector, `None` when it has none;
-/// `loo` and `nearest`: see [`knn_evidence`]; `counts`: each candidate's
-/// tag count).
+/// `loo`, `nearest` and `sentence`: see [`knn_evidence`]; `counts`: each
+/// candidate's tag count).
 #[allow(clippy::too_many_arguments)]
 pub fn evidence(
     inv: &Inventory,
@@ -413,11 +424,12 @@ pub fn evidence(
     vector: Option<&[f32]>,
     loo: Option<(&Removal, &Resultants)>,
     nearest: bool,
+    sentence: Option<&[f32]>,
     counts: &[u32],
     objects: Option<&ObjectCounts>,
 ) -> (TargetEvidence, Vec<CandidateEvidence>) {
     let k = match vector {
-        Some(v) => knn_evidence(knn, inv, v, cands, loo, nearest),
+        Some(v) => knn_evidence(knn, inv, v, cands, loo, nearest, sentence),
         None => vec![KnnEvidence::default(); cands.len()],
     };
     let n = nb_evidence(nb, inv, doc, target, cands);
@@ -536,6 +548,8 @@ pub const FEATURES: &[&str] = &[
     "knn.nearest3",
     "knn.nearest_gap",
     "knn.nearest×verb",
+    "knn.sent",
+    "knn.sent_gap",
 ];
 
 /// Rank 0 for the best of `scores` (ties: the earlier), by decreasing score.
@@ -583,6 +597,10 @@ pub fn feature_rows(t: &TargetEvidence, cands: &[CandidateEvidence]) -> Vec<Vec<
     let nearest_max = cands
         .iter()
         .filter_map(|c| c.knn.nearest.map(|n| f64::from(n.0)))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let sentence_max = cands
+        .iter()
+        .filter_map(|c| c.knn.sentence.map(f64::from))
         .fold(f64::NEG_INFINITY, f64::max);
     let lesk: Vec<Option<f64>> = cands.iter().map(|c| Some(c.lesk)).collect();
     let lesk_best = is_best(&lesk);
@@ -659,6 +677,8 @@ pub fn feature_rows(t: &TargetEvidence, cands: &[CandidateEvidence]) -> Vec<Vec<
                 c.knn.nearest.map_or(0.0, |_| near - nearest_max),
                 near * pos[1],
             ]);
+            let sent = c.knn.sentence.map(f64::from);
+            row.extend([sent.unwrap_or(0.0), sent.map_or(0.0, |x| x - sentence_max)]);
             debug_assert_eq!(row.len(), FEATURES.len());
             row
         })
@@ -680,6 +700,7 @@ mod tests {
                     VectorSource::Missing
                 },
                 nearest: ctx.map(|c| (c + 0.2, c + 0.1)),
+                sentence: ctx.map(|c| c - 0.3),
             },
             nb,
             lesk,
@@ -694,7 +715,7 @@ mod tests {
     }
 
     #[test]
-    fn nearest_instance_features_follow_the_nearest_cosines() {
+    fn nearest_instance_and_sentence_features_follow_their_cosines() {
         let t = TargetEvidence {
             pos: Pos::Verb,
             nb_examples: 0,
@@ -713,6 +734,14 @@ mod tests {
         assert!((at(0, "knn.nearest×verb") - 0.7).abs() < 1e-6);
         // no kept instance: all four are 0
         for f in super::super::NEAREST_FEATURES {
+            assert_eq!(at(2, f), 0.0, "{f}");
+        }
+        // sentence cosines 0.2, 0.4 and none
+        assert!((at(0, "knn.sent") - 0.2).abs() < 1e-6);
+        assert!((at(0, "knn.sent_gap") + 0.2).abs() < 1e-6);
+        assert!((at(1, "knn.sent") - 0.4).abs() < 1e-6);
+        assert_eq!(at(1, "knn.sent_gap"), 0.0);
+        for f in super::super::SENTENCE_FEATURES {
             assert_eq!(at(2, f), 0.0, "{f}");
         }
     }

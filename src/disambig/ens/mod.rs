@@ -55,7 +55,7 @@ mod train;
 pub use model::{EnsModel, EnsParams};
 pub use train::{
     train, train_on_sample, EnsTraining, SampleVectors, FRAME_FEATURES, L2_GRID, NEAREST_FEATURES,
-    OBJECT_FEATURES,
+    OBJECT_FEATURES, SENTENCE_FEATURES, SENTENCE_ROW,
 };
 
 use std::path::Path;
@@ -196,7 +196,8 @@ impl Ens {
     }
 
     /// The feature rows of a target's candidates (vector: the target's
-    /// contextual vector).
+    /// contextual vector; sentence: its sentence's unit mean vector, when
+    /// the model reads it).
     fn rows(
         &self,
         inv: &Inventory,
@@ -204,6 +205,7 @@ impl Ens {
         target: &Target,
         cands: &[Sense],
         vector: Option<&[f32]>,
+        sentence: Option<&[f32]>,
     ) -> Vec<Vec<f64>> {
         let counts: Vec<u32> = cands.iter().map(|s| s.tag_count).collect();
         let objects = &self.model.objects;
@@ -219,6 +221,7 @@ impl Ens {
             vector,
             None,
             self.model.params.knn_kept_instances > 0,
+            sentence,
             &counts,
             objects,
         );
@@ -237,7 +240,9 @@ impl Ens {
     }
 
     /// Decide `target` given its contextual vector (`None`: kNN has no
-    /// evidence), as [`Disambiguator::disambiguate`] does after encoding.
+    /// evidence) and its sentence's vector (read by models trained with
+    /// the sentence features), as [`Disambiguator::disambiguate`] does after
+    /// encoding.
     pub fn decide(
         &self,
         inv: &Inventory,
@@ -245,11 +250,12 @@ impl Ens {
         target: &Target,
         cands: &[Sense],
         vector: Option<&[f32]>,
+        sentence: Option<&[f32]>,
     ) -> Option<Prediction> {
         if cands.len() < 2 {
             return None;
         }
-        let u = self.utilities(&self.rows(inv, doc, target, cands, vector));
+        let u = self.utilities(&self.rows(inv, doc, target, cands, vector, sentence));
         let max = u.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         if !max.is_finite() {
             return None;
@@ -273,6 +279,26 @@ impl Ens {
         };
         self.knn.target_vectors(doc, &[c]).pop().flatten()
     }
+
+    /// The unit mean vector of each target's sentence, when the model
+    /// reads it (`None` for every target otherwise): each sentence holding
+    /// a target encoded once.
+    fn sentence_vectors(&self, doc: &Document, targets: &[&Target]) -> Vec<Option<Vec<f32>>> {
+        if !self.model.params.sentence {
+            return vec![None; targets.len()];
+        }
+        let mut sentences: Vec<usize> = targets.iter().map(|t| t.sentence).collect();
+        sentences.sort_unstable();
+        sentences.dedup();
+        let vecs = self.knn.sentence_vectors(doc, &sentences);
+        targets
+            .iter()
+            .map(|t| {
+                let i = sentences.binary_search(&t.sentence).ok()?;
+                vecs[i].clone()
+            })
+            .collect()
+    }
 }
 
 /// Features shown by `--explain`.
@@ -292,6 +318,10 @@ impl Disambiguator for Ens {
         })
     }
 
+    fn reads_sentence_vectors(&self) -> bool {
+        self.model.params.sentence
+    }
+
     fn disambiguate(
         &self,
         inv: &Inventory,
@@ -300,7 +330,8 @@ impl Disambiguator for Ens {
         candidates: &[Sense],
     ) -> Option<Prediction> {
         let v = self.vector_of(doc, target, candidates);
-        self.decide(inv, doc, target, candidates, v.as_deref())
+        let s = self.sentence_vectors(doc, &[target]).pop().flatten();
+        self.decide(inv, doc, target, candidates, v.as_deref(), s.as_deref())
     }
 
     fn disambiguate_document(
@@ -311,6 +342,8 @@ impl Disambiguator for Ens {
     ) -> Vec<Option<Prediction>> {
         let t = crate::timing::phase("ens encode");
         let vecs = self.knn.target_vectors(doc, targets);
+        let tref: Vec<&Target> = targets.iter().map(|c| &c.target).collect();
+        let sents = self.sentence_vectors(doc, &tref);
         drop(t);
         let _t = crate::timing::phase("ens decide");
         // each target on its own, on rayon's pool (as knn scores them):
@@ -319,7 +352,10 @@ impl Disambiguator for Ens {
         targets
             .par_iter()
             .zip(vecs)
-            .map(|(c, v)| self.decide(inv, doc, &c.target, &c.senses, v.as_deref()))
+            .zip(sents)
+            .map(|((c, v), s)| {
+                self.decide(inv, doc, &c.target, &c.senses, v.as_deref(), s.as_deref())
+            })
             .collect()
     }
 
@@ -335,7 +371,8 @@ impl Disambiguator for Ens {
         prediction: &Prediction,
     ) -> Option<Evidence> {
         let v = self.vector_of(doc, target, candidates);
-        let rows = self.rows(inv, doc, target, candidates, v.as_deref());
+        let s = self.sentence_vectors(doc, &[target]).pop().flatten();
+        let rows = self.rows(inv, doc, target, candidates, v.as_deref(), s.as_deref());
         let chosen = candidates.iter().position(|c| c.key == prediction.key)?;
         let u = self.utilities(&rows);
         let other = (0..candidates.len())

@@ -97,6 +97,12 @@ pub struct EnsParams {
     /// linear model with its trees, at the chosen L2 (`None`: no trees).
     #[serde(default)]
     pub cv_boosted: Option<f64>,
+    /// Whether the sentence features were learned (by default; not with
+    /// `--ens-without knn.sent,knn.sent_gap`): tagging then computes each
+    /// target's sentence vector. `false` in
+    /// models from before them.
+    #[serde(default)]
+    pub sentence: bool,
 }
 
 impl EnsParams {
@@ -364,6 +370,7 @@ pub(super) mod tests {
                 }],
                 boost: None,
                 cv_boosted: None,
+                sentence: false,
             },
             features: FEATURES.iter().map(|s| s.to_string()).collect(),
             scale: (0..n).map(|i| 1.0 + i as f64).collect(),

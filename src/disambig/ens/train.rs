@@ -21,7 +21,7 @@ use super::objects::{target_object, ObjectCounts};
 use crate::corpus::Document;
 use crate::disambig::calibration::{cross_fitted, Block, Calibration};
 use crate::disambig::candidates;
-use crate::disambig::knn::{dot, normalized, Knn, TRAIN_BATCH};
+use crate::disambig::knn::{dot, in_sentence_mean, normalized, sentence_mean, Knn, TRAIN_BATCH};
 use crate::disambig::lesk::ExtendedLesk;
 use crate::disambig::naive_bayes::{NaiveBayes, NbParams};
 use crate::wordnet::{Inventory, Pos, SynsetId};
@@ -52,6 +52,14 @@ pub struct EnsTraining {
     /// [`super::objects`]); off by default (see README: measured on the
     /// train split's cross-validation and SemEval-2007).
     pub objects: bool,
+    /// Learn the sentence features ([`SENTENCE_FEATURES`]: each
+    /// candidate's gloss vector against the mean vector of the content
+    /// words of the target's sentence); training then encodes every
+    /// content word of the sampled sentences, and tagging those of a
+    /// target's sentence. On by
+    /// default: cross-validated 71.32% -> 71.68%, SemCor test split
+    /// 77.19 -> 77.67 F1, SemEval-2007 67.91 -> 67.25 (README).
+    pub sentence: bool,
     /// The boosted trees on top of the regression (`rounds` 0: none).
     pub boost: BoostParams,
 }
@@ -68,6 +76,23 @@ pub const NEAREST_FEATURES: &[&str] = &[
     "knn.nearest_gap",
     "knn.nearest×verb",
 ];
+
+/// The sentence features, left at weight 0 (and never computed) unless
+/// [`EnsTraining::sentence`].
+pub const SENTENCE_FEATURES: &[&str] = &["knn.sent", "knn.sent_gap"];
+
+/// The token index under which [`SampleVectors`] holds a sentence's unit
+/// mean vector (with [`EnsTraining::sentence`]).
+pub const SENTENCE_ROW: usize = usize::MAX;
+
+/// Whether a training run learns the sentence features: asked for, and not
+/// all left out (`--ens-without`).
+fn reads_sentences(opts: &EnsTraining) -> bool {
+    opts.sentence
+        && !SENTENCE_FEATURES
+            .iter()
+            .all(|f| opts.without.iter().any(|w| w == f))
+}
 
 /// The verb-frame features (see [`super::frames`]), left at weight 0
 /// unless [`EnsTraining::frames`].
@@ -87,6 +112,7 @@ impl Default for EnsTraining {
             without: Vec::new(),
             frames: false,
             objects: false,
+            sentence: true,
             boost: BoostParams::default(),
         }
     }
@@ -317,6 +343,7 @@ pub fn train(
         every(opts.sample_every)
     ));
     let layers = kp.pooled_layers.max(1);
+    let whole_sentences = reads_sentences(opts);
     let mut vectors: HashMap<(usize, usize, usize), Vec<f32>> = HashMap::new();
     let mut done = 0;
     progress(0, sentences.len());
@@ -337,7 +364,11 @@ pub fn train(
                 docs[d].sentences[s]
                     .tokens
                     .iter()
-                    .map(|t| !t.gold.is_empty() || t.instance.is_some())
+                    .map(|t| {
+                        !t.gold.is_empty()
+                            || t.instance.is_some()
+                            || (whole_sentences && in_sentence_mean(t))
+                    })
                     .collect()
             })
             .collect();
@@ -345,6 +376,11 @@ pub fn train(
             .encoder()
             .encode_selected_summed(&words, layers, &wanted);
         for (&(d, s), vecs) in chunk.iter().zip(encoded) {
+            if whole_sentences {
+                if let Some(m) = sentence_mean(&docs[d].sentences[s].tokens, &vecs) {
+                    vectors.insert((d, s, SENTENCE_ROW), m);
+                }
+            }
             for (t, (tok, v)) in docs[d].sentences[s].tokens.iter().zip(vecs).enumerate() {
                 if !tok.gold.is_empty() || tok.instance.is_some() {
                     vectors.insert((d, s, t), v);
@@ -360,7 +396,9 @@ pub fn train(
 }
 
 /// The contextual vectors of a sample of the training documents: by
-/// (document, sentence, token), at least for every tagged token and target.
+/// (document, sentence, token), at least for every tagged token and target,
+/// and with [`EnsTraining::sentence`] each sentence's unit mean vector at
+/// token [`SENTENCE_ROW`].
 pub type SampleVectors = HashMap<(usize, usize, usize), Vec<f32>>;
 
 /// [`train`] after the encoding: `sample` are the indices in `docs` of the
@@ -488,6 +526,9 @@ pub fn train_on_sample(
             .iter()
             .all(|f| opts.without.iter().any(|w| w == f));
 
+    // The sentence features: only when asked for and not all left out.
+    let reads_sentences = reads_sentences(opts);
+
     // The training instances.
     notice("ens: features of the sampled training instances (kNN leave-one-document-out, extended Lesk, prior without the document)");
     let lesk = ExtendedLesk::default();
@@ -519,6 +560,13 @@ pub fn train_on_sample(
                         &cands,
                         Some((&removals[k], &resultants)),
                         reads_instances,
+                        if reads_sentences {
+                            vectors
+                                .get(&(d, t.sentence, SENTENCE_ROW))
+                                .map(Vec::as_slice)
+                        } else {
+                            None
+                        },
                     ),
                     None => vec![Default::default(); cands.len()],
                 };
@@ -602,6 +650,7 @@ pub fn train_on_sample(
             if opts.without.iter().any(|w| w == f)
                 || (!opts.frames && FRAME_FEATURES.contains(f))
                 || (!opts.objects && OBJECT_FEATURES.contains(f))
+                || (!reads_sentences && SENTENCE_FEATURES.contains(f))
             {
                 0.0
             } else {
@@ -770,6 +819,7 @@ pub fn train_on_sample(
             calibration,
             boost: (opts.boost.rounds > 0).then_some(opts.boost),
             cv_boosted,
+            sentence: reads_sentences,
         },
         features: FEATURES.iter().map(|s| s.to_string()).collect(),
         scale,

@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use super::core::{centroid_answer, Core, VectorSource};
 use super::model::{KnnModel, Vectors};
 use super::params::{KnnOptions, KnnParams};
-use super::{argmax, dot, normalized, word_text, METHOD};
+use super::{argmax, dot, in_sentence_mean, normalized, sentence_mean, word_text, METHOD};
 use crate::corpus::{Document, Target};
 use crate::disambig::{
     scored, Calibration, Candidates, Disambiguator, Evidence, Exemplar, Prediction, RunnerUp,
@@ -322,6 +322,63 @@ impl Knn {
                 // cloned, not taken: a unit's head-word target (and an
                 // `--pos-alternatives` reading) shares the unit's token
                 vecs.get(s)?.get(c.target.token).cloned()
+            })
+            .collect()
+    }
+
+    /// The unit mean vector of each of `sentences` of `doc` (indices;
+    /// `None` for one out of range or without a content word): its content
+    /// words' vectors ([`super::in_sentence_mean`]), with the model's layer
+    /// pooling, averaged. What `ens`'s sentence features compare with the
+    /// candidates' gloss vectors.
+    ///
+    /// A sentence whose tokens carry its vector from the text pipeline
+    /// ([`crate::corpus::Token::sentence_vector`], by this very encoder
+    /// and precision) is not encoded again.
+    pub fn sentence_vectors(&self, doc: &Document, sentences: &[usize]) -> Vec<Option<Vec<f32>>> {
+        let key = (self.core.vectors.params.pooled_layers == 1).then(|| self.encoder.vector_key());
+        let carried: Vec<Option<Vec<f32>>> = sentences
+            .iter()
+            .map(|&i| {
+                let key = key.as_deref()?;
+                doc.sentences.get(i)?.tokens.iter().find_map(|t| {
+                    let v = t.sentence_vector.as_ref()?;
+                    (&*v.encoder == key).then(|| v.values.to_vec())
+                })
+            })
+            .collect();
+        let wanted: Vec<&[crate::corpus::Token]> = sentences
+            .iter()
+            .zip(&carried)
+            .filter(|(_, c)| c.is_none())
+            .map(|(&i, _)| doc.sentences.get(i).map_or(&[][..], |s| &s.tokens[..]))
+            .collect();
+        let words: Vec<Vec<String>> = wanted
+            .iter()
+            .map(|toks| toks.iter().map(|t| word_text(&t.text)).collect())
+            .collect();
+        let select: Vec<Vec<bool>> = wanted
+            .iter()
+            .map(|toks| toks.iter().map(in_sentence_mean).collect())
+            .collect();
+        let encoded = if select.iter().flatten().any(|&x| x) {
+            self.encoder.encode_selected_summed(
+                &words,
+                self.core.vectors.params.pooled_layers,
+                &select,
+            )
+        } else {
+            Vec::new()
+        };
+        let mut means = wanted
+            .iter()
+            .zip(encoded.iter().map(Some).chain(std::iter::repeat(None)))
+            .map(|(toks, vecs)| sentence_mean(toks, vecs?));
+        carried
+            .into_iter()
+            .map(|c| match c {
+                Some(c) => Some(c),
+                None => means.next().flatten(),
             })
             .collect()
     }
