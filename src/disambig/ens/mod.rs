@@ -272,32 +272,37 @@ impl Ens {
         )
     }
 
-    fn vector_of(&self, doc: &Document, target: &Target, cands: &[Sense]) -> Option<Vec<f32>> {
+    /// The target's vector and its sentence's (when the model reads it),
+    /// as [`Ens::vectors`] for one target.
+    fn vectors_of(
+        &self,
+        doc: &Document,
+        target: &Target,
+        cands: &[Sense],
+    ) -> (Option<Vec<f32>>, Option<Vec<f32>>) {
         let c = Candidates {
             target: target.clone(),
             senses: std::borrow::Cow::Borrowed(cands),
         };
-        self.knn.target_vectors(doc, &[c]).pop().flatten()
+        let (mut v, mut s) = self.vectors(doc, &[c]);
+        (v.pop().flatten(), s.pop().flatten())
     }
 
-    /// The unit mean vector of each target's sentence, when the model
-    /// reads it (`None` for every target otherwise): each sentence holding
-    /// a target encoded once.
-    fn sentence_vectors(&self, doc: &Document, targets: &[&Target]) -> Vec<Option<Vec<f32>>> {
-        if !self.model.params.sentence {
-            return vec![None; targets.len()];
+    /// Each target's contextual vector and, when the model reads it, its
+    /// sentence's mean vector (else `None`s), one encoding for both.
+    #[allow(clippy::type_complexity)]
+    fn vectors(
+        &self,
+        doc: &Document,
+        targets: &[Candidates<'_>],
+    ) -> (Vec<Option<Vec<f32>>>, Vec<Option<Vec<f32>>>) {
+        if self.model.params.sentence {
+            self.knn.target_and_sentence_vectors(doc, targets)
+        } else {
+            let v = self.knn.target_vectors(doc, targets);
+            let none = vec![None; v.len()];
+            (v, none)
         }
-        let mut sentences: Vec<usize> = targets.iter().map(|t| t.sentence).collect();
-        sentences.sort_unstable();
-        sentences.dedup();
-        let vecs = self.knn.sentence_vectors(doc, &sentences);
-        targets
-            .iter()
-            .map(|t| {
-                let i = sentences.binary_search(&t.sentence).ok()?;
-                vecs[i].clone()
-            })
-            .collect()
     }
 }
 
@@ -329,8 +334,7 @@ impl Disambiguator for Ens {
         target: &Target,
         candidates: &[Sense],
     ) -> Option<Prediction> {
-        let v = self.vector_of(doc, target, candidates);
-        let s = self.sentence_vectors(doc, &[target]).pop().flatten();
+        let (v, s) = self.vectors_of(doc, target, candidates);
         self.decide(inv, doc, target, candidates, v.as_deref(), s.as_deref())
     }
 
@@ -341,9 +345,7 @@ impl Disambiguator for Ens {
         targets: &[Candidates<'_>],
     ) -> Vec<Option<Prediction>> {
         let t = crate::timing::phase("ens encode");
-        let vecs = self.knn.target_vectors(doc, targets);
-        let tref: Vec<&Target> = targets.iter().map(|c| &c.target).collect();
-        let sents = self.sentence_vectors(doc, &tref);
+        let (vecs, sents) = self.vectors(doc, targets);
         drop(t);
         let _t = crate::timing::phase("ens decide");
         // each target on its own, on rayon's pool (as knn scores them):
@@ -370,8 +372,7 @@ impl Disambiguator for Ens {
         candidates: &[Sense],
         prediction: &Prediction,
     ) -> Option<Evidence> {
-        let v = self.vector_of(doc, target, candidates);
-        let s = self.sentence_vectors(doc, &[target]).pop().flatten();
+        let (v, s) = self.vectors_of(doc, target, candidates);
         let rows = self.rows(inv, doc, target, candidates, v.as_deref(), s.as_deref());
         let chosen = candidates.iter().position(|c| c.key == prediction.key)?;
         let u = self.utilities(&rows);

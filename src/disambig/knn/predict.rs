@@ -256,8 +256,34 @@ impl Knn {
         doc: &Document,
         targets: &[Candidates<'_>],
     ) -> Vec<Option<Vec<f32>>> {
+        self.encode_targets(doc, targets, false).0
+    }
+
+    /// [`Knn::target_vectors`], and the unit mean vector of each target's
+    /// sentence ([`Knn::sentence_vectors`]; what `ens`'s sentence features
+    /// read), from one encoding of each sentence that carries neither.
+    #[allow(clippy::type_complexity)]
+    pub fn target_and_sentence_vectors(
+        &self,
+        doc: &Document,
+        targets: &[Candidates<'_>],
+    ) -> (Vec<Option<Vec<f32>>>, Vec<Option<Vec<f32>>>) {
+        self.encode_targets(doc, targets, true)
+    }
+
+    /// The targets' vectors and, with `sentences`, their sentences' means
+    /// (else all `None`): the carried ones taken, the rest read from one
+    /// encoding of the sentences that need it, selecting the targets'
+    /// tokens and, where the mean is not carried, the content words.
+    #[allow(clippy::type_complexity)]
+    fn encode_targets(
+        &self,
+        doc: &Document,
+        targets: &[Candidates<'_>],
+        sentences: bool,
+    ) -> (Vec<Option<Vec<f32>>>, Vec<Option<Vec<f32>>>) {
         if targets.is_empty() {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
         let key = (self.core.vectors.params.pooled_layers == 1).then(|| self.encoder.vector_key());
         let carried: Vec<Option<Vec<f32>>> = targets
@@ -273,57 +299,85 @@ impl Knn {
                 (&*v.encoder == key).then(|| v.values.to_vec())
             })
             .collect();
+        let carried_means: Vec<Option<Vec<f32>>> = targets
+            .iter()
+            .map(|c| {
+                let key = key.as_deref().filter(|_| sentences)?;
+                carried_mean(doc.sentences.get(c.target.sentence)?, key)
+            })
+            .collect();
         let mut wanted: Vec<usize> = targets
             .iter()
-            .zip(&carried)
-            .filter(|(_, v)| v.is_none())
+            .zip(carried.iter().zip(&carried_means))
+            .filter(|(_, (v, m))| v.is_none() || (sentences && m.is_none()))
             .map(|(c, _)| c.target.sentence)
             .collect();
         wanted.sort_unstable();
         wanted.dedup();
+        let tokens = |i: usize| doc.sentences.get(i).map_or(&[][..], |s| &s.tokens[..]);
         let words: Vec<Vec<String>> = wanted
             .iter()
-            .map(|&i| {
-                doc.sentences
-                    .get(i)
-                    .map(|s| s.tokens.iter().map(|t| word_text(&t.text)).collect())
-                    .unwrap_or_default()
-            })
+            .map(|&i| tokens(i).iter().map(|t| word_text(&t.text)).collect())
             .collect();
-        // only the targets' vectors are read
+        // the targets' vectors are read, and the content words' of a
+        // sentence whose mean is wanted
         let mut select: Vec<Vec<bool>> = words.iter().map(|w| vec![false; w.len()]).collect();
-        for (c, v) in targets.iter().zip(&carried) {
-            if v.is_some() {
+        let mut mean_wanted = vec![false; wanted.len()];
+        for (c, (v, m)) in targets.iter().zip(carried.iter().zip(&carried_means)) {
+            let Ok(s) = wanted.binary_search(&c.target.sentence) else {
                 continue;
-            }
-            if let Ok(s) = wanted.binary_search(&c.target.sentence) {
+            };
+            if v.is_none() {
                 if let Some(f) = select[s].get_mut(c.target.token) {
                     *f = true;
                 }
             }
+            if sentences && m.is_none() && !mean_wanted[s] {
+                mean_wanted[s] = true;
+                for (f, t) in select[s].iter_mut().zip(tokens(wanted[s])) {
+                    *f |= in_sentence_mean(t);
+                }
+            }
         }
-        let vecs = if wanted.is_empty() {
-            Vec::new()
-        } else {
+        let vecs = if select.iter().flatten().any(|&x| x) {
             self.encoder.encode_selected_summed(
                 &words,
                 self.core.vectors.params.pooled_layers,
                 &select,
             )
+        } else {
+            Vec::new()
         };
-        targets
+        let means: Vec<Option<Vec<f32>>> = (0..wanted.len())
+            .map(|s| {
+                let vecs = vecs.get(s).filter(|_| mean_wanted[s])?;
+                sentence_mean(tokens(wanted[s]), vecs)
+            })
+            .collect();
+        let found = |c: &Candidates<'_>| wanted.binary_search(&c.target.sentence).ok();
+        let target_vectors = targets
             .iter()
             .zip(carried)
             .map(|(c, v)| {
                 if v.is_some() {
                     return v;
                 }
-                let s = wanted.binary_search(&c.target.sentence).ok()?;
                 // cloned, not taken: a unit's head-word target (and an
                 // `--pos-alternatives` reading) shares the unit's token
-                vecs.get(s)?.get(c.target.token).cloned()
+                vecs.get(found(c)?)?.get(c.target.token).cloned()
             })
-            .collect()
+            .collect();
+        let sentence_vectors = targets
+            .iter()
+            .zip(carried_means)
+            .map(|(c, m)| {
+                if !sentences || m.is_some() {
+                    return m;
+                }
+                means.get(found(c)?)?.clone()
+            })
+            .collect();
+        (target_vectors, sentence_vectors)
     }
 
     /// The unit mean vector of each of `sentences` of `doc` (indices;
@@ -339,13 +393,7 @@ impl Knn {
         let key = (self.core.vectors.params.pooled_layers == 1).then(|| self.encoder.vector_key());
         let carried: Vec<Option<Vec<f32>>> = sentences
             .iter()
-            .map(|&i| {
-                let key = key.as_deref()?;
-                doc.sentences.get(i)?.tokens.iter().find_map(|t| {
-                    let v = t.sentence_vector.as_ref()?;
-                    (&*v.encoder == key).then(|| v.values.to_vec())
-                })
-            })
+            .map(|&i| carried_mean(doc.sentences.get(i)?, key.as_deref()?))
             .collect();
         let wanted: Vec<&[crate::corpus::Token]> = sentences
             .iter()
@@ -524,6 +572,16 @@ impl Knn {
             }
         }
     }
+}
+
+/// The sentence's mean vector its tokens carry from the text pipeline
+/// ([`crate::corpus::Token::sentence_vector`]) when the encoder `key`
+/// computed it.
+fn carried_mean(sentence: &crate::corpus::Sentence, key: &str) -> Option<Vec<f32>> {
+    sentence.tokens.iter().find_map(|t| {
+        let v = t.sentence_vector.as_ref()?;
+        (&*v.encoder == key).then(|| v.values.to_vec())
+    })
 }
 
 impl Disambiguator for Knn {
