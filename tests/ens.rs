@@ -415,15 +415,25 @@ fn the_sentence_vector_the_front_end_carries_is_the_one_knn_computes() {
         0,
         0,
     );
-    let all: Vec<usize> = (0..doc.sentences.len()).collect();
-    assert_eq!(all.len(), 2);
-    let carried = knn.sentence_vectors(&doc, &all);
+    // each sentence's mean, as ens asks for it with its targets
+    let means = |doc: &wsd::corpus::Document| -> Vec<Option<Vec<f32>>> {
+        let targets = wsd::disambig::candidates_of(inventory(), doc.targets());
+        let (_, sentences) = knn.target_and_sentence_vectors(doc, &targets, true);
+        (0..doc.sentences.len())
+            .map(|s| {
+                let t = targets.iter().position(|c| c.target.sentence == s)?;
+                sentences[t].clone()
+            })
+            .collect()
+    };
+    assert_eq!(doc.sentences.len(), 2);
+    let carried = means(&doc);
     let mut bare = doc.clone();
     for t in bare.sentences.iter_mut().flat_map(|s| s.tokens.iter_mut()) {
         assert!(t.sentence_vector.is_some(), "{} carries none", t.text);
         t.sentence_vector = None;
     }
-    let computed = knn.sentence_vectors(&bare, &all);
+    let computed = means(&bare);
     for (s, (c, o)) in carried.iter().zip(&computed).enumerate() {
         let (c, o) = (c.as_ref().unwrap(), o.as_ref().unwrap());
         let on_token = &doc.sentences[s].tokens[0]

@@ -236,7 +236,7 @@ pub fn trainable() -> String {
 /// when the method reads the encoder anyway (knn, ens) and that encoder
 /// is the probe's. When the method reads the encoder, the pipeline keeps
 /// each single-word target's vector for it, so sentences are encoded once
-/// (and every word's, when `method` reads whole sentences' vectors).
+/// (and each sentence's mean vector, when `method` reads it).
 pub fn pos_probe<'r>(
     res: &'r Resources,
     spec: &MethodSpec,

@@ -93,10 +93,10 @@ pub struct Token {
     /// `knn` and `ens` read it instead of encoding the sentence again.
     pub vector: Option<WordVector>,
     /// The unit mean vector of this token's whole sentence, on every token
-    /// of it, when the text pipeline encoded all its words for a method
-    /// that reads it ([`crate::disambig::Disambiguator::reads_sentence_vectors`]):
-    /// the mean of the tokens' vectors, as
-    /// [`crate::disambig::knn::Knn::sentence_vectors`] computes it.
+    /// of it, when the text pipeline encoded the sentence for a method that
+    /// reads it ([`crate::disambig::Disambiguator::reads_sentence_vectors`]):
+    /// the mean of its content words' vectors, as
+    /// [`crate::disambig::knn::Knn::target_and_sentence_vectors`] computes it.
     pub sentence_vector: Option<WordVector>,
 }
 

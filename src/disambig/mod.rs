@@ -305,8 +305,9 @@ pub trait Disambiguator: Send + Sync {
 
     /// Whether the method reads the mean encoder vector of a target's whole
     /// sentence (an `ens` model trained with its sentence features): the
-    /// text pipeline then keeps every word's vector, not only the
-    /// targets', so that the sentence is encoded once. The default: no.
+    /// text pipeline then leaves each sentence's mean on its tokens
+    /// ([`crate::corpus::Token::sentence_vector`]), so that the sentence
+    /// is encoded once. The default: no.
     fn reads_sentence_vectors(&self) -> bool {
         false
     }

@@ -38,7 +38,7 @@ pub(super) fn token_vector(
 /// With [`PosProbe::keep_sentences`]: every token of a sentence gets the
 /// sentence's unit mean vector ([`crate::corpus::Token::sentence_vector`]),
 /// the mean of its content words' vectors ([`token_vector`]: a joined unit
-/// counts once), as [`crate::disambig::knn::Knn::sentence_vectors`]
+/// counts once), as [`crate::disambig::knn::Knn::target_and_sentence_vectors`]
 /// computes it from the tokens' text. Nothing when a content word has no
 /// vector (the reader then encodes the sentence itself).
 pub(super) fn set_sentence_vector(

@@ -263,7 +263,7 @@ pub fn loo_sense_centroid<'c>(
 /// `nearest`: also the cosines with the nearest kept training instances
 /// (only when the ens model reads them: they cost a pass over every kept
 /// instance of each candidate's synset). `sentence`: the unit mean vector
-/// of the target's sentence ([`crate::disambig::knn::Knn::sentence_vectors`]),
+/// of the target's sentence ([`crate::disambig::knn::Knn::target_and_sentence_vectors`]),
 /// when the ens model reads it.
 pub fn knn_evidence(
     knn: &Knn,

@@ -63,7 +63,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::corpus::{Document, Target};
-use crate::disambig::knn::Knn;
+use crate::disambig::knn::{Knn, TargetVectors};
 use crate::disambig::lesk::ExtendedLesk;
 use crate::disambig::naive_bayes::{NaiveBayes, NbParams};
 use crate::disambig::{
@@ -290,19 +290,9 @@ impl Ens {
 
     /// Each target's contextual vector and, when the model reads it, its
     /// sentence's mean vector (else `None`s), one encoding for both.
-    #[allow(clippy::type_complexity)]
-    fn vectors(
-        &self,
-        doc: &Document,
-        targets: &[Candidates<'_>],
-    ) -> (Vec<Option<Vec<f32>>>, Vec<Option<Vec<f32>>>) {
-        if self.model.params.sentence {
-            self.knn.target_and_sentence_vectors(doc, targets)
-        } else {
-            let v = self.knn.target_vectors(doc, targets);
-            let none = vec![None; v.len()];
-            (v, none)
-        }
+    fn vectors(&self, doc: &Document, targets: &[Candidates<'_>]) -> TargetVectors {
+        self.knn
+            .target_and_sentence_vectors(doc, targets, self.model.params.sentence)
     }
 }
 

@@ -58,7 +58,7 @@ pub struct EnsTraining {
     /// content word of the sampled sentences, and tagging those of a
     /// target's sentence. On by
     /// default: cross-validated 71.32% -> 71.68%, SemCor test split
-    /// 77.19 -> 77.67 F1, SemEval-2007 67.91 -> 67.25 (README).
+    /// 77.19 -> 77.58 F1, SemEval-2007 67.91 -> 67.47 (README).
     pub sentence: bool,
     /// The boosted trees on top of the regression (`rounds` 0: none).
     pub boost: BoostParams,

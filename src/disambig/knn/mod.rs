@@ -113,7 +113,7 @@ pub use params::{
     GlossPooling, GlossScope, KnnOptions, KnnParams, DEFAULT_EXEMPLARS, DEFAULT_POOLED_LAYERS,
     DEFAULT_SENSE_MIN,
 };
-pub use predict::Knn;
+pub use predict::{Knn, TargetVectors};
 
 /// Method name in model headers and `--method`.
 pub const METHOD: &str = "knn";

@@ -256,32 +256,24 @@ impl Knn {
         doc: &Document,
         targets: &[Candidates<'_>],
     ) -> Vec<Option<Vec<f32>>> {
-        self.encode_targets(doc, targets, false).0
+        self.target_and_sentence_vectors(doc, targets, false).0
     }
 
-    /// [`Knn::target_vectors`], and the unit mean vector of each target's
-    /// sentence ([`Knn::sentence_vectors`]; what `ens`'s sentence features
-    /// read), from one encoding of each sentence that carries neither.
-    #[allow(clippy::type_complexity)]
+    /// [`Knn::target_vectors`] and, with `sentences`, the unit mean vector
+    /// of each target's sentence (else all `None`): the mean of its content
+    /// words' vectors ([`super::in_sentence_mean`], with the model's layer
+    /// pooling), what `ens`'s sentence features compare with the
+    /// candidates' gloss vectors. Carried vectors are taken (a sentence's
+    /// mean from [`crate::corpus::Token::sentence_vector`], by this very
+    /// encoder and precision); the rest come from one encoding of the
+    /// sentences that need it, selecting the targets' tokens and, where the
+    /// mean is not carried, the content words.
     pub fn target_and_sentence_vectors(
         &self,
         doc: &Document,
         targets: &[Candidates<'_>],
-    ) -> (Vec<Option<Vec<f32>>>, Vec<Option<Vec<f32>>>) {
-        self.encode_targets(doc, targets, true)
-    }
-
-    /// The targets' vectors and, with `sentences`, their sentences' means
-    /// (else all `None`): the carried ones taken, the rest read from one
-    /// encoding of the sentences that need it, selecting the targets'
-    /// tokens and, where the mean is not carried, the content words.
-    #[allow(clippy::type_complexity)]
-    fn encode_targets(
-        &self,
-        doc: &Document,
-        targets: &[Candidates<'_>],
         sentences: bool,
-    ) -> (Vec<Option<Vec<f32>>>, Vec<Option<Vec<f32>>>) {
+    ) -> TargetVectors {
         if targets.is_empty() {
             return (Vec::new(), Vec::new());
         }
@@ -378,57 +370,6 @@ impl Knn {
             })
             .collect();
         (target_vectors, sentence_vectors)
-    }
-
-    /// The unit mean vector of each of `sentences` of `doc` (indices;
-    /// `None` for one out of range or without a content word): its content
-    /// words' vectors ([`super::in_sentence_mean`]), with the model's layer
-    /// pooling, averaged. What `ens`'s sentence features compare with the
-    /// candidates' gloss vectors.
-    ///
-    /// A sentence whose tokens carry its vector from the text pipeline
-    /// ([`crate::corpus::Token::sentence_vector`], by this very encoder
-    /// and precision) is not encoded again.
-    pub fn sentence_vectors(&self, doc: &Document, sentences: &[usize]) -> Vec<Option<Vec<f32>>> {
-        let key = (self.core.vectors.params.pooled_layers == 1).then(|| self.encoder.vector_key());
-        let carried: Vec<Option<Vec<f32>>> = sentences
-            .iter()
-            .map(|&i| carried_mean(doc.sentences.get(i)?, key.as_deref()?))
-            .collect();
-        let wanted: Vec<&[crate::corpus::Token]> = sentences
-            .iter()
-            .zip(&carried)
-            .filter(|(_, c)| c.is_none())
-            .map(|(&i, _)| doc.sentences.get(i).map_or(&[][..], |s| &s.tokens[..]))
-            .collect();
-        let words: Vec<Vec<String>> = wanted
-            .iter()
-            .map(|toks| toks.iter().map(|t| word_text(&t.text)).collect())
-            .collect();
-        let select: Vec<Vec<bool>> = wanted
-            .iter()
-            .map(|toks| toks.iter().map(in_sentence_mean).collect())
-            .collect();
-        let encoded = if select.iter().flatten().any(|&x| x) {
-            self.encoder.encode_selected_summed(
-                &words,
-                self.core.vectors.params.pooled_layers,
-                &select,
-            )
-        } else {
-            Vec::new()
-        };
-        let mut means = wanted
-            .iter()
-            .zip(encoded.iter().map(Some).chain(std::iter::repeat(None)))
-            .map(|(toks, vecs)| sentence_mean(toks, vecs?));
-        carried
-            .into_iter()
-            .map(|c| match c {
-                Some(c) => Some(c),
-                None => means.next().flatten(),
-            })
-            .collect()
     }
 
     /// Score of each candidate for the unit vector `v` (`None`: no vector):
@@ -573,6 +514,10 @@ impl Knn {
         }
     }
 }
+
+/// Each target's contextual vector, and each target's sentence's mean
+/// vector ([`Knn::target_and_sentence_vectors`]).
+pub type TargetVectors = (Vec<Option<Vec<f32>>>, Vec<Option<Vec<f32>>>);
 
 /// The sentence's mean vector its tokens carry from the text pipeline
 /// ([`crate::corpus::Token::sentence_vector`]) when the encoder `key`
