@@ -395,7 +395,7 @@ fn sentence_features_are_learned_by_default_and_can_be_left_out() {
 /// must be the vector knn computes from the tokens itself.
 #[test]
 fn the_sentence_vector_the_front_end_carries_is_the_one_knn_computes() {
-    use crate::knn::{encoder_dir, pipeline_by_hand, probe_pipeline, tagger_and_matcher};
+    use crate::knn::encoder_dir;
     use wsd::disambig::knn::{Knn, KnnOptions};
     use wsd::encoder::{Encoder, Precision};
     let encoder =
@@ -456,4 +456,30 @@ fn the_sentence_vector_the_front_end_carries_is_the_one_knn_computes() {
         .tokens
         .iter()
         .all(|t| t.sentence_vector.is_none()));
+}
+
+/// A feature name `--ens-without` or `--ens-linear` does not know is
+/// refused before anything is encoded, naming the option and the
+/// features there are; nothing is written.
+#[test]
+fn unknown_feature_names_are_refused_before_training() {
+    let dir = tempdir();
+    let output = dir.path().join("ens.wsd");
+    for option in ["--ens-without", "--ens-linear"] {
+        let err = fails(
+            wsd()
+                .args(["train", "--method", "ens", "--limit-docs", "2"])
+                .args([option, "knn.sent,knn.sentence"])
+                .arg("--model")
+                .arg(slice_model())
+                .arg("--output")
+                .arg(&output),
+        );
+        assert!(
+            err.contains(option) && err.contains("knn.sentence") && err.contains("knn.sent_gap"),
+            "{err}"
+        );
+        assert!(!err.contains("sentences of the sampled documents"), "{err}");
+        assert!(!output.exists());
+    }
 }

@@ -700,49 +700,6 @@ fn pos_probe_refuses_another_encoder() {
     );
 }
 
-/// The shipped POS tagger and the learned multiword matcher, for the
-/// pipelines the tests below build by hand.
-pub(crate) fn tagger_and_matcher() -> (wsd::pos::PosTagger, wsd::text::MweMatcher) {
-    let (_, body) = wsd::model_io::read_model(&pos_model(), "pos", None).unwrap();
-    let tagger = wsd::pos::PosTagger::from_bytes(&body).unwrap();
-    (tagger, wsd::text::MweMatcher::new(inventory()))
-}
-
-/// `wsd tag`'s default pipeline (head-word targets on) with `probe`.
-pub(crate) fn pipeline_by_hand<'a>(
-    tagger: &'a wsd::pos::PosTagger,
-    mwe: &'a wsd::text::MweMatcher,
-    probe: Option<wsd::pipeline::PosProbe<'a>>,
-) -> wsd::pipeline::Pipeline<'a> {
-    wsd::pipeline::Pipeline {
-        inv: inventory(),
-        tagger,
-        mwe: Some(mwe),
-        targets: wsd::pipeline::TargetSelection::Content,
-        heads: true,
-        pos_alternatives: None,
-        pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
-        pos_probe: probe,
-    }
-}
-
-/// [`pipeline_by_hand`] with the category probe over `encoder`, keeping
-/// the targets' vectors (and with `keep_sentences` the sentences' means).
-pub(crate) fn probe_pipeline<'a>(
-    tagger: &'a wsd::pos::PosTagger,
-    mwe: &'a wsd::text::MweMatcher,
-    encoder: &'a wsd::encoder::Encoder,
-    keep_sentences: bool,
-) -> wsd::pipeline::Pipeline<'a> {
-    let probe = wsd::pipeline::PosProbe {
-        encoder,
-        model: wsd::pos::probe::CategoryProbe::shipped(),
-        keep_vectors: true,
-        keep_sentences,
-    };
-    pipeline_by_hand(tagger, mwe, Some(probe))
-}
-
 /// With knn or ens the front end hands each single-word or joined target
 /// the encoder's vector of it, computed while the probe read the sentence;
 /// it must be the vector knn would compute itself (the last layer, a

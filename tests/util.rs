@@ -156,3 +156,46 @@ pub fn semeval_args() -> Vec<String> {
         d.join("semeval2007.gold.key.txt").display().to_string(),
     ]
 }
+
+/// The shipped POS tagger and the learned multiword matcher, for the
+/// pipelines the knn and ens tests build by hand.
+pub fn tagger_and_matcher() -> (wsd::pos::PosTagger, wsd::text::MweMatcher) {
+    let (_, body) = wsd::model_io::read_model(&pos_model(), "pos", None).unwrap();
+    let tagger = wsd::pos::PosTagger::from_bytes(&body).unwrap();
+    (tagger, wsd::text::MweMatcher::new(inventory()))
+}
+
+/// `wsd tag`'s default pipeline (head-word targets on) with `probe`.
+pub fn pipeline_by_hand<'a>(
+    tagger: &'a wsd::pos::PosTagger,
+    mwe: &'a wsd::text::MweMatcher,
+    probe: Option<wsd::pipeline::PosProbe<'a>>,
+) -> wsd::pipeline::Pipeline<'a> {
+    wsd::pipeline::Pipeline {
+        inv: inventory(),
+        tagger,
+        mwe: Some(mwe),
+        targets: wsd::pipeline::TargetSelection::Content,
+        heads: true,
+        pos_alternatives: None,
+        pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
+        pos_probe: probe,
+    }
+}
+
+/// [`pipeline_by_hand`] with the category probe over `encoder`, keeping
+/// the targets' vectors (and with `keep_sentences` the sentences' means).
+pub fn probe_pipeline<'a>(
+    tagger: &'a wsd::pos::PosTagger,
+    mwe: &'a wsd::text::MweMatcher,
+    encoder: &'a wsd::encoder::Encoder,
+    keep_sentences: bool,
+) -> wsd::pipeline::Pipeline<'a> {
+    let probe = wsd::pipeline::PosProbe {
+        encoder,
+        model: wsd::pos::probe::CategoryProbe::shipped(),
+        keep_vectors: true,
+        keep_sentences,
+    };
+    pipeline_by_hand(tagger, mwe, Some(probe))
+}

@@ -114,6 +114,10 @@ pub struct Args {
     /// (comma-separated, e.g. `knn.nearest,knn.nearest3`).
     #[arg(long, value_name = "FEATURES", value_delimiter = ',')]
     pub ens_without: Vec<String>,
+    /// ens: features the boosted trees do not split on, kept in the
+    /// regression only (comma-separated names, as for --ens-without)
+    #[arg(long, value_name = "FEATURES", value_delimiter = ',')]
+    pub ens_linear: Vec<String>,
     /// ens: gradient-boosted trees (depth 4, learning rate 0.05) fitted on
     /// top of the regression's utilities (0: the regression alone).
     /// Cross-validated on the train split 69.1% -> 71.3%.
@@ -286,6 +290,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             frames: args.ens_frames,
             objects: args.ens_objects,
             without: args.ens_without.clone(),
+            linear: args.ens_linear.clone(),
             boost: wsd::disambig::ens::boost::BoostParams {
                 rounds: args.ens_trees,
                 ..Default::default()

@@ -237,7 +237,9 @@ struct Binned {
 }
 
 impl Binned {
-    fn new(groups: &[&Group], d: usize, bins: usize) -> Binned {
+    /// `split_on[j]` false: feature `j` gets no cut points, so no tree
+    /// splits on it (it stays in the regression only).
+    fn new(groups: &[&Group], d: usize, bins: usize, split_on: &[bool]) -> Binned {
         let bins = bins.clamp(2, 256);
         let rows: Vec<&Vec<f64>> = groups.iter().flat_map(|g| g.rows.iter()).collect();
         // cut points from at most 200,000 evenly spaced rows
@@ -245,8 +247,12 @@ impl Binned {
         let (cuts, bins): (Vec<Vec<f64>>, Vec<Vec<u8>>) = (0..d)
             .into_par_iter()
             .map(|j| {
-                let mut sample: Vec<f64> = rows.iter().step_by(step).map(|r| r[j]).collect();
-                let c = cuts(&mut sample, bins);
+                let c = if split_on.get(j).copied().unwrap_or(true) {
+                    let mut sample: Vec<f64> = rows.iter().step_by(step).map(|r| r[j]).collect();
+                    cuts(&mut sample, bins)
+                } else {
+                    Vec::new()
+                };
                 let b = rows
                     .iter()
                     .map(|r| c.partition_point(|&x| x < r[j]) as u8)
@@ -439,12 +445,14 @@ fn fit_tree(
 
 /// Boost `p.rounds` trees on `groups` (rows of `d` features) starting from
 /// the scores `init` (one per row, the groups' rows in order: the linear
-/// utilities). `progress` gets the number of trees done.
+/// utilities). The trees split only on the features `split_on` marks
+/// true (an empty slice: all). `progress` gets the number of trees done.
 pub fn fit(
     groups: &[&Group],
     d: usize,
     init: &[f64],
     p: &BoostParams,
+    split_on: &[bool],
     progress: &(dyn Fn(usize) + Sync),
 ) -> Forest {
     let n: usize = groups.iter().map(|g| g.rows.len()).sum();
@@ -452,7 +460,7 @@ pub fn fit(
     if p.rounds == 0 || n == 0 {
         return Forest::default();
     }
-    let data = Binned::new(groups, d, p.bins);
+    let data = Binned::new(groups, d, p.bins, split_on);
     let offsets: Vec<usize> = groups
         .iter()
         .scan(0, |at, g| {
@@ -515,37 +523,61 @@ mod tests {
         right as f64 / groups.len() as f64
     }
 
-    #[test]
-    fn trees_learn_what_a_weighted_sum_cannot() {
+    /// The boosting settings of the XOR tests.
+    const XOR_BOOST: BoostParams = BoostParams {
+        rounds: 50,
+        depth: 2,
+        learning_rate: 0.3,
+        min_leaf: 20,
+        bins: 64,
+        lambda: 1.0,
+    };
+
+    /// Trees boosted with `p` on 4,000 XOR targets, splitting on the
+    /// features `split_on` marks, and their accuracy on 1,000 others.
+    fn xor_forest(p: &BoostParams, split_on: &[bool]) -> (Forest, f64) {
         let train = xor_groups(4000);
-        let test = xor_groups(1000);
         let refs: Vec<&Group> = train.iter().collect();
         let n: usize = train.iter().map(|g| g.rows.len()).sum();
-        let p = BoostParams {
-            rounds: 50,
-            depth: 2,
-            learning_rate: 0.3,
-            min_leaf: 20,
-            ..BoostParams::default()
-        };
-        let forest = fit(&refs, 2, &vec![0.0; n], &p, &|_| {});
+        let forest = fit(&refs, 2, &vec![0.0; n], p, split_on, &|_| {});
+        let acc = accuracy(&forest, &xor_groups(1000));
+        (forest, acc)
+    }
+
+    #[test]
+    fn trees_learn_what_a_weighted_sum_cannot() {
+        let (forest, acc) = xor_forest(&XOR_BOOST, &[]);
         assert_eq!(forest.trees.len(), 50);
         assert!(forest.is_well_formed(2));
-        assert!(
-            accuracy(&forest, &test) > 0.9,
-            "{}",
-            accuracy(&forest, &test)
-        );
+        assert!(acc > 0.9, "{acc}");
         // nothing learned without trees
-        let none = fit(
-            &refs,
-            2,
-            &vec![0.0; n],
-            &BoostParams { rounds: 0, ..p },
-            &|_| {},
+        let (none, _) = xor_forest(
+            &BoostParams {
+                rounds: 0,
+                ..XOR_BOOST
+            },
+            &[],
         );
         assert!(none.is_empty());
         assert_eq!(none.score(&[0.1, 0.9]), 0.0);
+    }
+
+    #[test]
+    fn trees_never_split_on_a_linear_only_feature() {
+        let (forest, acc) = xor_forest(&XOR_BOOST, &[true, false]);
+        let features: Vec<u16> = forest
+            .trees
+            .iter()
+            .flat_map(|t| &t.nodes)
+            .filter_map(|node| match node {
+                Node::Split { feature, .. } => Some(*feature),
+                Node::Leaf(_) => None,
+            })
+            .collect();
+        assert!(!features.is_empty());
+        assert!(features.iter().all(|&f| f == 0), "{features:?}");
+        // XOR needs both features: one alone is a coin toss
+        assert!(acc < 0.6, "{acc}");
     }
 
     #[test]
@@ -559,7 +591,7 @@ mod tests {
             min_leaf: 20,
             ..BoostParams::default()
         };
-        let forest = fit(&refs, 2, &vec![0.0; n], &p, &|_| {});
+        let forest = fit(&refs, 2, &vec![0.0; n], &p, &[], &|_| {});
         let scale = [0.25, 4.0];
         let raw = forest.clone().unscaled(&scale);
         for g in &train[..50] {

@@ -60,6 +60,9 @@ pub struct EnsTraining {
     /// default: cross-validated 71.32% -> 71.68%, SemCor test split
     /// 77.19 -> 77.58 F1, SemEval-2007 67.91 -> 67.47 (README).
     pub sentence: bool,
+    /// Features the trees do not split on: they stay in the regression
+    /// only (`--ens-linear`, for ablations).
+    pub linear: Vec<String>,
     /// The boosted trees on top of the regression (`rounds` 0: none).
     pub boost: BoostParams,
 }
@@ -113,6 +116,7 @@ impl Default for EnsTraining {
             frames: false,
             objects: false,
             sentence: true,
+            linear: Vec::new(),
             boost: BoostParams::default(),
         }
     }
@@ -158,7 +162,7 @@ fn cross_validated_calibration(
     folds: usize,
     d: usize,
     l2: f64,
-    boosting: &BoostParams,
+    boosting: &Boosting,
     notice: &(dyn Fn(&str) + Sync),
 ) -> (Vec<Block>, HashMap<Pos, (usize, usize)>) {
     let mut pairs = Vec::new();
@@ -173,7 +177,7 @@ fn cross_validated_calibration(
                 notice(&format!(
                     "ens: fold {} of {folds}: {done} of {} trees",
                     f + 1,
-                    boosting.rounds
+                    boosting.params.rounds
                 ));
             }
         });
@@ -199,17 +203,24 @@ fn cross_validated_calibration(
     (Calibration::fit_map(pairs), per_pos)
 }
 
-/// The regression on `groups` and, when `boosting.rounds > 0`, trees
-/// boosted from its utilities (both on the rows as given).
+/// The trees' settings and the features they may split on (one flag per
+/// feature; see [`EnsTraining::linear`]).
+struct Boosting {
+    params: BoostParams,
+    split_on: Vec<bool>,
+}
+
+/// The regression on `groups` and, when `boosting.params.rounds > 0`,
+/// trees boosted from its utilities (both on the rows as given).
 fn fit_with_trees(
     groups: &[Group],
     d: usize,
     l2: f64,
-    boosting: &BoostParams,
+    boosting: &Boosting,
     progress: &(dyn Fn(usize) + Sync),
 ) -> (logreg::Fit, Forest) {
     let fit = logreg::fit(groups, d, l2);
-    if boosting.rounds == 0 {
+    if boosting.params.rounds == 0 {
         return (fit, Forest::default());
     }
     let refs: Vec<&Group> = groups.iter().collect();
@@ -217,7 +228,14 @@ fn fit_with_trees(
         .iter()
         .flat_map(|g| utilities(&fit.weights, &Forest::default(), &g.rows))
         .collect();
-    let forest = boost::fit(&refs, d, &init, boosting, progress);
+    let forest = boost::fit(
+        &refs,
+        d,
+        &init,
+        &boosting.params,
+        &boosting.split_on,
+        progress,
+    );
     (fit, forest)
 }
 
@@ -293,6 +311,24 @@ fn instance_documents_known(knn: &Knn) -> Result<()> {
     Ok(())
 }
 
+/// Every feature name of `--ens-without` and `--ens-linear` is one of
+/// [`FEATURES`]: checked before the encoding, so a typo fails at once.
+fn known_features(opts: &EnsTraining) -> Result<()> {
+    for (option, names) in [
+        ("--ens-without", &opts.without),
+        ("--ens-linear", &opts.linear),
+    ] {
+        if let Some(name) = names.iter().find(|n| !FEATURES.contains(&n.as_str())) {
+            return Err(Error::bad_parameter(
+                option,
+                name,
+                format!("not a feature of ens ({})", FEATURES.join(", ")),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Train ens on `docs` (the kNN model's own training documents) with the
 /// full kNN model `knn`; `notice` gets one line per stage, `progress`
 /// (done, total) the sentences encoded. Returns the model and a report
@@ -320,6 +356,7 @@ pub fn train(
         ));
     }
     instance_documents_known(knn)?;
+    known_features(opts)?;
     if opts.sample_every == 0 || opts.folds < 2 {
         return Err(Error::bad_parameter(
             "--ens-sample",
@@ -418,6 +455,7 @@ pub fn train_on_sample(
     notice: &(dyn Fn(&str) + Sync),
 ) -> Result<(EnsModel, String)> {
     instance_documents_known(knn)?;
+    known_features(opts)?;
     let kp = knn.params();
     let in_sample: HashMap<usize, usize> =
         sample.iter().enumerate().map(|(k, &i)| (i, k)).collect();
@@ -635,15 +673,13 @@ pub fn train_on_sample(
             }
         })
         .collect();
-    for name in &opts.without {
-        if !FEATURES.contains(&name.as_str()) {
-            return Err(Error::bad_parameter(
-                "without",
-                name,
-                format!("not a feature of ens ({})", FEATURES.join(", ")),
-            ));
-        }
-    }
+    let boosting = Boosting {
+        params: opts.boost,
+        split_on: FEATURES
+            .iter()
+            .map(|f| !opts.linear.iter().any(|l| l == f))
+            .collect(),
+    };
     let keep: Vec<f64> = FEATURES
         .iter()
         .map(|f| {
@@ -726,7 +762,7 @@ pub fn train_on_sample(
         "ens: calibrating on the cross-validated answers".to_string()
     });
     let (calibration, cv_pos) =
-        cross_validated_calibration(&groups, &pos, opts.folds, d, l2, &opts.boost, notice);
+        cross_validated_calibration(&groups, &pos, opts.folds, d, l2, &boosting, notice);
     let all: Vec<Group> = groups.iter().map(|(_, g)| g.clone()).collect();
     if opts.boost.rounds > 0 {
         notice(&format!(
@@ -734,7 +770,7 @@ pub fn train_on_sample(
             opts.boost.rounds
         ));
     }
-    let (fit, forest) = fit_with_trees(&all, d, l2, &opts.boost, &|_| {});
+    let (fit, forest) = fit_with_trees(&all, d, l2, &boosting, &|_| {});
     let forest = forest.unscaled(&scale);
     let refs: Vec<&Group> = all.iter().collect();
     let train_acc = accuracy(&fit.weights, &refs);
