@@ -491,9 +491,10 @@ mod tests {
 
     /// Targets of two candidates where the gold one is the candidate whose
     /// two features are both above 0.5 or both below (XOR): no weighted
-    /// sum of the features can tell, a depth-2 tree can.
-    fn xor_groups(n: usize) -> Vec<Group> {
-        let mut s: u64 = 12345;
+    /// sum of the features can tell, a depth-2 tree can. Another `seed`
+    /// draws other targets (the held-out ones).
+    fn xor_groups(n: usize, seed: u64) -> Vec<Group> {
+        let mut s: u64 = seed;
         let mut rnd = move || {
             s = s
                 .wrapping_mul(6364136223846793005)
@@ -534,13 +535,14 @@ mod tests {
     };
 
     /// Trees boosted with `p` on 4,000 XOR targets, splitting on the
-    /// features `split_on` marks, and their accuracy on 1,000 others.
+    /// features `split_on` marks, and their accuracy on 1,000 others
+    /// (drawn with another seed).
     fn xor_forest(p: &BoostParams, split_on: &[bool]) -> (Forest, f64) {
-        let train = xor_groups(4000);
+        let train = xor_groups(4000, 12345);
         let refs: Vec<&Group> = train.iter().collect();
         let n: usize = train.iter().map(|g| g.rows.len()).sum();
         let forest = fit(&refs, 2, &vec![0.0; n], p, split_on, &|_| {});
-        let acc = accuracy(&forest, &xor_groups(1000));
+        let acc = accuracy(&forest, &xor_groups(1000, 54321));
         (forest, acc)
     }
 
@@ -582,7 +584,7 @@ mod tests {
 
     #[test]
     fn unscaled_forest_scores_raw_rows_as_the_scaled_one_scored_scaled_rows() {
-        let train = xor_groups(2000);
+        let train = xor_groups(2000, 12345);
         let refs: Vec<&Group> = train.iter().collect();
         let n: usize = train.iter().map(|g| g.rows.len()).sum();
         let p = BoostParams {
