@@ -597,7 +597,7 @@ impl Pipeline<'_> {
     /// The lemma of word `i` of a tagged sentence (WordNet category `pos`)
     /// as a token of its own: a name the name table knows gets its lemma
     /// ([`known_name`]); another capitalised proper noun that WordNet has
-    /// or that looks like a name is [`NameModel`]'s call between `person`,
+    /// or that looks like a name is [`crate::text::names::NameModel`]'s call between `person`,
     /// `group`, `location` and its WordNet lemma ([`name_or_wordnet`]);
     /// else (no model) the rules: [`common_only_name`], the WordNet lemma,
     /// [`name_lemma`].

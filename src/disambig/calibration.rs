@@ -37,7 +37,7 @@
 //! probabilities, each at most `c`, so the ranking stays that of the method.
 //!
 //! The table ([`Calibration::builtin`], `calibration.tsv` beside this
-//! file) is produced by `wsd calibrate` ([`fit_method`]): untrained methods
+//! file) is produced by `wsd calibrate` (`fit_method` in `src/cli/calibrate.rs`): untrained methods
 //! run on SemCor's train split; Naive Bayes and `mfs-semcor` are
 //! cross-fitted (5 folds by document: a model trained on four fifths
 //! answers the fifth), since a model answering its own training examples

@@ -91,7 +91,7 @@ impl Weights {
         })
     }
 
-    /// A fingerprint of the checkpoint (see [`fingerprint`]).
+    /// A fingerprint of the checkpoint (see `fingerprint`).
     pub fn fingerprint(&self) -> &str {
         &self.fingerprint
     }

@@ -199,8 +199,8 @@ const PLACE_DESIGNATORS: [&str; 9] = [
 ];
 
 /// The lemma of the multiword name `words[a..b]`: `group` for a firm
-/// ([`COMPANY_DESIGNATORS`]), `location` for a street or place
-/// ([`PLACE_DESIGNATORS`]), else [`NameUnits`]' by its last or first
+/// (`COMPANY_DESIGNATORS`), `location` for a street or place
+/// (`PLACE_DESIGNATORS`), else [`NameUnits`]' by its last or first
 /// word, else [`NameModel`]'s class, else `person`.
 pub fn unit_lemma<'a>(units: &'a NameUnits, words: &[&str], a: usize, b: usize) -> &'a str {
     let last = words[b - 1];

@@ -79,10 +79,10 @@ pub fn model_words<'t>(
 /// Is this sentence written in title case, as headings and headlines are
 /// (`Jury Praises Atlanta For Its Election`)? Every word of two or more
 /// letters but the stop words starts with a capital, at least
-/// [`TITLE_MIN_WORDS`] of them, and some lower-case letter stands
+/// `TITLE_MIN_WORDS` of them, and some lower-case letter stands
 /// somewhere (else it is shouted, [`is_shouted`]). Ordinary sentences
 /// have some lower-case content word; one made only of names is told
-/// apart by [`mostly_common_words`], though a single name of common words
+/// apart by `mostly_common_words`, though a single name of common words
 /// (`Fulton County Grand Jury`) is read recased, a rare loss.
 pub fn is_title_cased<S: AsRef<str>>(words: &[S]) -> bool {
     let mut capitalised = 0;

@@ -339,7 +339,7 @@ pub mod templates {
     pub const NEIGHBOUR_CATS: u32 = 1;
     /// The word × the most probable category of the next word.
     pub const WORD_NEXT_CAT: u32 = 2;
-    /// The left context past adverbs ([`super::left_context`]: a form of
+    /// The left context past adverbs (`left_context`: a form of
     /// `be`, `have` or a linking verb, a determiner, a modal …) with the
     /// tagger's category, the suffix, the next tag and the word.
     pub const LEFT_CONTEXT: u32 = 4;

@@ -24,7 +24,7 @@
 //!
 //! A collocation with a possessive (`driver's_license`, `new_year's_day`,
 //! `alzheimer's`: 972 of WordNet's lemmas) is also known under its
-//! tokenised key (`driver_'s_license`, [`possessive_key`]), since the
+//! tokenised key (`driver_'s_license`, `possessive_key`), since the
 //! tokeniser makes the Penn clitic `'s` a word of its own; none of them
 //! could match before. Measured `--raw` mfs with the name model as it
 //! was: SemCor train split 71.822 → 71.829 (multiword mismatches 1,183 →

@@ -346,7 +346,7 @@ impl Inventory {
     }
 
     /// Base forms of `word` in `pos` (WordNet's morphy), remembered per
-    /// thread ([`MorphyMemo`]).
+    /// thread (`MorphyMemo`).
     pub fn morphy(&self, word: &str, pos: Pos) -> Vec<String> {
         MORPHY_MEMO.with(|memo| {
             let mut memo = memo.borrow_mut();

@@ -57,7 +57,7 @@ impl PartStats {
 }
 
 /// Counts per SemCor part (the folder holding `tagfiles/`), see
-/// [`read_semcor_with_stats`].
+/// [`super::read_semcor_with_stats`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SemcorStats {
     /// Part name (`brown1`, …) → counts.

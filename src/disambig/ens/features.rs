@@ -155,7 +155,7 @@ impl Resultants {
     /// The resultant lengths of the centroids the sample touches: the
     /// model's where it stores them (format 4), else estimated from the
     /// sampled instances, given per synset (and per sense key) as the sum
-    /// of `c · v` and the number of instances (see [`resultant`]).
+    /// of `c · v` and the number of instances (see `resultant`).
     pub fn new(
         knn: &Knn,
         synsets: &HashMap<SynsetId, (f64, u32)>,

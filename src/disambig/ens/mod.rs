@@ -46,6 +46,7 @@
 
 pub mod boost;
 pub mod features;
+mod fit;
 pub mod frames;
 pub mod logreg;
 mod model;

@@ -2,7 +2,7 @@
 //! project's own attention encoder.
 //!
 //! **Training** ([`KnnModel::train`]) encodes every sentence of the given
-//! SemCor documents with [`Encoder::encode_words`] (last layer by default, a word's
+//! SemCor documents with [`crate::encoder::Encoder::encode_words`] (last layer by default, a word's
 //! vector is the mean of its WordPiece pieces; multiword tokens such as
 //! `took_place` are encoded as `took place`). Every sense-tagged token adds
 //! its vector to the sum of the synset of each of its gold keys; the

@@ -39,7 +39,7 @@
 //! `mfs`) when the lemma was not seen in training, has a single candidate,
 //! had fewer than [`NbParams::min_examples`] training examples, or when none
 //! of its trained senses is a candidate. Ties go to the earlier candidate
-//! (WordNet order). [`Prediction::score`] is the log posterior of the chosen
+//! (WordNet order). [`crate::disambig::Prediction::score`] is the log posterior of the chosen
 //! sense, normalised over the candidate senses the model knows.
 //!
 //! # Defaults, and how they were chosen

@@ -79,7 +79,7 @@ pub struct MweEvidence {
     /// pair before anything else is the phrasal verb (`went on talking`,
     /// `the show went on`): on SemCor's train split such pairs are joined
     /// 58% of the time before a noun phrase, 82% otherwise. Indexed by
-    /// [`context_index`]; keyed by the lemma alone so that the tagging hot
+    /// `context_index`; keyed by the lemma alone so that the tagging hot
     /// path looks it up without allocating.
     pub contexts: FxHashMap<Box<str>, [Counts; 2]>,
     /// Smoothing weight `α`.
