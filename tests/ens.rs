@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::knn::slice_model;
+use crate::knn::{slice_model, train_knn};
 use crate::util::*;
 
 /// The nb model of the slice's two documents.
@@ -333,11 +333,7 @@ fn ens_runs_the_encoder_in_the_precision_it_was_fitted_with() {
 fn nearest_instance_features_are_learned_and_need_their_instances() {
     let dir = tempdir();
     let knn = dir.path().join("knn-inst.wsd");
-    ok(wsd()
-        .args(["-q", "train", "--method", "knn", "--split", "train"])
-        .args(["--limit-docs", "2", "--gloss", "none", "--keep-instances"])
-        .arg("--output")
-        .arg(&knn));
+    train_knn(&knn, "2", &["--gloss", "none", "--keep-instances"]);
     let ens = dir.path().join("ens-inst.wsd");
     let err = train_ens(&knn, &ens, &[]);
     let w = weights(&err, "knn.nearest");
@@ -372,11 +368,7 @@ fn nearest_instance_features_are_learned_and_need_their_instances() {
 fn sentence_features_are_learned_by_default_and_can_be_left_out() {
     let dir = tempdir();
     let knn = dir.path().join("knn-lemmas.wsd");
-    ok(wsd()
-        .args(["-q", "train", "--method", "knn", "--split", "train"])
-        .args(["--limit-docs", "2", "--gloss", "lemmas"])
-        .arg("--output")
-        .arg(&knn));
+    train_knn(&knn, "2", &["--gloss", "lemmas"]);
     let ens = dir.path().join("ens-sentence.wsd");
     let err = train_ens(&knn, &ens, &[]);
     let w = weights(&err, "knn.sent");

@@ -2,7 +2,7 @@
 //! trained on a small SemCor slice (two documents, no glosses: quick on two
 //! cores), evaluation with back-off, refused models, the embed output.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::util::*;
@@ -17,6 +17,17 @@ pub(crate) fn encoder_dir() -> PathBuf {
     p
 }
 
+/// Trains a knn model on the first `docs` documents of SemCor's train
+/// split with `options` into `output` (the run must succeed).
+pub(crate) fn train_knn(output: &Path, docs: &str, options: &[&str]) {
+    ok(wsd()
+        .args(["-q", "train", "--method", "knn", "--split", "train"])
+        .args(["--limit-docs", docs])
+        .args(options)
+        .arg("--output")
+        .arg(output));
+}
+
 /// The slice model, trained once per test run.
 pub(crate) fn slice_model() -> PathBuf {
     static MODEL: OnceLock<PathBuf> = OnceLock::new();
@@ -25,22 +36,7 @@ pub(crate) fn slice_model() -> PathBuf {
             encoder_dir();
             semcor();
             let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("knn-slice.wsd");
-            let err = ok(wsd()
-                .args([
-                    "-q",
-                    "train",
-                    "--method",
-                    "knn",
-                    "--split",
-                    "train",
-                    "--limit-docs",
-                    "2",
-                    "--gloss",
-                    "none",
-                    "--out",
-                ])
-                .arg(&p));
-            let _ = err;
+            train_knn(&p, "2", &["--gloss", "none"]);
             assert!(p.exists());
             p
         })
@@ -414,18 +410,7 @@ fn a_knn_header_records_its_data_and_sense_vectors() {
 
     let dir = tempdir();
     let none = dir.path().join("none.wsd");
-    ok(wsd()
-        .args(["-q", "train", "--method", "knn", "--split", "train"])
-        .args([
-            "--limit-docs",
-            "1",
-            "--gloss",
-            "none",
-            "--sense-vectors",
-            "none",
-        ])
-        .arg("--output")
-        .arg(&none));
+    train_knn(&none, "1", &["--gloss", "none", "--sense-vectors", "none"]);
     let h = wsd::model_io::read_header(&none).unwrap();
     assert_eq!(h.params["sense_min"], 0);
     assert_eq!(h.params["sense_vectors"], 0);
@@ -536,11 +521,7 @@ fn knn_explain_quotes_training_sentences() {
 fn knn_neighbours_come_with_their_sentences() {
     let dir = tempdir();
     let model = dir.path().join("inst.wsd");
-    ok(wsd()
-        .args(["-q", "train", "--method", "knn", "--split", "train"])
-        .args(["--limit-docs", "1", "--gloss", "none", "--keep-instances"])
-        .arg("--output")
-        .arg(&model));
+    train_knn(&model, "1", &["--gloss", "none", "--keep-instances"]);
     let (code, out, err) = run_stdin(
         tag()
             .args([
@@ -829,18 +810,7 @@ fn gloss_words_of_a_single_sense_become_tagged_contexts() {
 
     let dir = tempdir();
     let out = dir.path().join("mono.wsd");
-    ok(wsd()
-        .args(["-q", "train", "--method", "knn", "--split", "train"])
-        .args([
-            "--limit-docs",
-            "1",
-            "--gloss",
-            "lemmas",
-            "--monosemous",
-            "1",
-        ])
-        .arg("--output")
-        .arg(&out));
+    train_knn(&out, "1", &["--gloss", "lemmas", "--monosemous", "1"]);
     let p = wsd::model_io::read_header(&out).unwrap().params;
     assert_eq!(p["monosemous"], 1, "{p}");
     let contexts = p["monosemous_contexts"].as_u64().unwrap();

@@ -111,6 +111,14 @@ pub struct WordVector {
     pub values: std::sync::Arc<[f32]>,
 }
 
+impl WordVector {
+    /// A copy of the values when the encoder `key` computed them (else
+    /// `None`: a reader with another encoder or precision ignores them).
+    pub fn values_by(&self, key: &str) -> Option<Vec<f32>> {
+        (*self.encoder == *key).then(|| self.values.to_vec())
+    }
+}
+
 impl std::fmt::Debug for WordVector {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "WordVector({} values)", self.values.len())

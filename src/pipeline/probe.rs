@@ -50,14 +50,16 @@ pub(super) fn set_sentence_vector(
     tokens: &mut [crate::corpus::Token],
 ) {
     use crate::disambig::knn::{in_sentence_mean, sentence_mean};
-    let per_token: Option<Vec<Vec<f32>>> = tokens
+    // a function word's entry: empty, left out of the mean
+    let none: std::sync::Arc<[f32]> = std::sync::Arc::from(Vec::new());
+    let per_token: Option<Vec<std::sync::Arc<[f32]>>> = tokens
         .iter()
         .zip(words_of)
         .map(|(t, r)| {
             if !in_sentence_mean(t) {
-                return Some(Vec::new());
+                return Some(none.clone());
             }
-            token_vector(encoder, words, vectors, r.clone()).map(|v| v.to_vec())
+            token_vector(encoder, words, vectors, r.clone())
         })
         .collect();
     let Some(mean) = per_token.and_then(|v| sentence_mean(tokens, &v)) else {

@@ -92,13 +92,29 @@ pub const SENTENCE_FEATURES: &[&str] = &["knn.sent", "knn.sent_gap"];
 /// mean vector (with [`EnsTraining::sentence`]).
 pub const SENTENCE_ROW: usize = usize::MAX;
 
-/// Whether a training run learns the sentence features: asked for, and not
-/// all left out (`--ens-without`).
-fn reads_sentences(opts: &EnsTraining) -> bool {
-    opts.sentence
-        && !SENTENCE_FEATURES
-            .iter()
-            .all(|f| opts.without.iter().any(|w| w == f))
+impl EnsTraining {
+    /// Whether `--ens-without` leaves `feature` out.
+    fn leaves_out(&self, feature: &str) -> bool {
+        self.without.iter().any(|w| w == feature)
+    }
+
+    /// Whether `--ens-without` leaves every feature of `group` out (then
+    /// nothing of theirs is computed).
+    fn leaves_out_all(&self, group: &[&str]) -> bool {
+        group.iter().all(|f| self.leaves_out(f))
+    }
+
+    /// Whether the run learns the sentence features: asked for, and not
+    /// all left out.
+    fn reads_sentences(&self) -> bool {
+        self.sentence && !self.leaves_out_all(SENTENCE_FEATURES)
+    }
+}
+
+/// Whether a training token's vector is kept in [`SampleVectors`]: a
+/// sense-tagged token or an instance.
+fn keeps_vector(t: &crate::corpus::Token) -> bool {
+    !t.gold.is_empty() || t.instance.is_some()
 }
 
 /// The verb-frame features (see [`super::frames`]), left at weight 0
@@ -217,7 +233,7 @@ pub fn train(
         every(opts.sample_every)
     ));
     let layers = kp.pooled_layers.max(1);
-    let whole_sentences = reads_sentences(opts);
+    let whole_sentences = opts.reads_sentences();
     let mut vectors: HashMap<(usize, usize, usize), Vec<f32>> = HashMap::new();
     let mut done = 0;
     progress(0, sentences.len());
@@ -238,11 +254,7 @@ pub fn train(
                 docs[d].sentences[s]
                     .tokens
                     .iter()
-                    .map(|t| {
-                        !t.gold.is_empty()
-                            || t.instance.is_some()
-                            || (whole_sentences && in_sentence_mean(t))
-                    })
+                    .map(|t| keeps_vector(t) || (whole_sentences && in_sentence_mean(t)))
                     .collect()
             })
             .collect();
@@ -256,7 +268,7 @@ pub fn train(
                 }
             }
             for (t, (tok, v)) in docs[d].sentences[s].tokens.iter().zip(vecs).enumerate() {
-                if !tok.gold.is_empty() || tok.instance.is_some() {
+                if keeps_vector(tok) {
                     vectors.insert((d, s, t), v);
                 }
             }
@@ -396,13 +408,10 @@ pub fn train_on_sample(
 
     // The nearest-instance features: read only from a knn model that
     // kept its instances, and not when they are all left out.
-    let reads_instances = knn.kept_instances() > 0
-        && !NEAREST_FEATURES
-            .iter()
-            .all(|f| opts.without.iter().any(|w| w == f));
+    let reads_instances = knn.kept_instances() > 0 && !opts.leaves_out_all(NEAREST_FEATURES);
 
     // The sentence features: only when asked for and not all left out.
-    let reads_sentences = reads_sentences(opts);
+    let reads_sentences = opts.reads_sentences();
 
     // The training instances.
     notice("ens: features of the sampled training instances (kNN leave-one-document-out, extended Lesk, prior without the document)");
@@ -520,7 +529,7 @@ pub fn train_on_sample(
     let keep: Vec<f64> = FEATURES
         .iter()
         .map(|f| {
-            if opts.without.iter().any(|w| w == f)
+            if opts.leaves_out(f)
                 || (!opts.frames && FRAME_FEATURES.contains(f))
                 || (!opts.objects && OBJECT_FEATURES.contains(f))
                 || (!reads_sentences && SENTENCE_FEATURES.contains(f))

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use super::model::Vectors;
 use super::params::KnnOptions;
-use super::{argmax, dot, normalized, METHOD};
+use super::{add_to, argmax, dot, normalized, METHOD};
 use crate::disambig::{scored, Calibration, Prediction, Scale};
 use crate::wordnet::{Inventory, PointerKind, Sense, SynsetId};
 
@@ -361,9 +361,7 @@ pub fn hypernym_mean<'s>(
         let mut n = 0;
         for h in &next {
             if let Some(v) = centroid(*h) {
-                for (a, x) in sum.iter_mut().zip(v.iter()) {
-                    *a += x;
-                }
+                add_to(&mut sum, &v);
                 n += 1;
             }
         }

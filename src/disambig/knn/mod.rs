@@ -143,19 +143,28 @@ pub fn in_sentence_mean(t: &crate::corpus::Token) -> bool {
 /// The unit-length mean of the vectors of a sentence's content words
 /// ([`in_sentence_mean`]; `vecs[i]` is token `i`'s, an empty one left
 /// out); `None` when none has one.
-pub fn sentence_mean(tokens: &[crate::corpus::Token], vecs: &[Vec<f32>]) -> Option<Vec<f32>> {
+pub fn sentence_mean<V: AsRef<[f32]>>(
+    tokens: &[crate::corpus::Token],
+    vecs: &[V],
+) -> Option<Vec<f32>> {
     let mut it = tokens
         .iter()
         .zip(vecs)
+        .map(|(t, v)| (t, v.as_ref()))
         .filter(|(t, v)| in_sentence_mean(t) && !v.is_empty())
         .map(|(_, v)| v);
-    let mut sum = it.next()?.clone();
+    let mut sum = it.next()?.to_vec();
     for v in it {
-        for (a, x) in sum.iter_mut().zip(v) {
-            *a += x;
-        }
+        add_to(&mut sum, v);
     }
     Some(normalized(&sum))
+}
+
+/// `sum += v`, element by element.
+pub(crate) fn add_to(sum: &mut [f32], v: &[f32]) {
+    for (a, x) in sum.iter_mut().zip(v) {
+        *a += x;
+    }
 }
 
 /// Dot product (the cosine for unit vectors).

@@ -287,8 +287,7 @@ impl Knn {
                     .get(c.target.sentence)?
                     .tokens
                     .get(c.target.token)?;
-                let v = token.vector.as_ref()?;
-                (&*v.encoder == key).then(|| v.values.to_vec())
+                token.vector.as_ref()?.values_by(key)
             })
             .collect();
         let carried_means: Vec<Option<Vec<f32>>> = targets
@@ -523,10 +522,10 @@ pub type TargetVectors = (Vec<Option<Vec<f32>>>, Vec<Option<Vec<f32>>>);
 /// ([`crate::corpus::Token::sentence_vector`]) when the encoder `key`
 /// computed it.
 fn carried_mean(sentence: &crate::corpus::Sentence, key: &str) -> Option<Vec<f32>> {
-    sentence.tokens.iter().find_map(|t| {
-        let v = t.sentence_vector.as_ref()?;
-        (&*v.encoder == key).then(|| v.values.to_vec())
-    })
+    sentence
+        .tokens
+        .iter()
+        .find_map(|t| t.sentence_vector.as_ref()?.values_by(key))
 }
 
 impl Disambiguator for Knn {

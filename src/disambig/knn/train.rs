@@ -17,8 +17,8 @@ use super::core::{Core, HeldOut};
 use super::model::{Entry, KnnCalibration, KnnModel, SenseEntry, Vectors};
 use super::params::{GlossPooling, GlossScope, KnnOptions, KnnParams};
 use super::{
-    dot, example_contexts, gloss_words, monosemous_synset, normalized, word_text, ExampleContext,
-    TRAIN_BATCH,
+    add_to, dot, example_contexts, gloss_words, monosemous_synset, normalized, word_text,
+    ExampleContext, TRAIN_BATCH,
 };
 use crate::corpus::Document;
 use crate::disambig::{candidates, Calibration, Exemplar};
@@ -81,12 +81,6 @@ fn keep_best(best: &mut Vec<(f32, u32)>, k: usize, score: f32, row: u32) {
     let at = best.partition_point(|b| b.0 >= score);
     best.insert(at, (score, row));
     best.truncate(k);
-}
-
-fn add_to(sum: &mut [f32], v: &[f32]) {
-    for (a, x) in sum.iter_mut().zip(v) {
-        *a += x;
-    }
 }
 
 impl KnnModel {
@@ -272,9 +266,7 @@ impl KnnModel {
                 };
                 let mut sum = vec![0.0f32; d];
                 for v in picked {
-                    for (a, x) in sum.iter_mut().zip(v) {
-                        *a += x;
-                    }
+                    add_to(&mut sum, v);
                 }
                 gloss_vectors.push((syn.id, normalized(&sum)));
                 if cap == 0 {
