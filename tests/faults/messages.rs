@@ -1,0 +1,133 @@
+//! Errors that say where, and messages: junk lines quoted short, OS errors
+//! printed once, exit codes when nothing was tagged, number formatting,
+//! refused method lists.
+
+use super::*;
+
+// ---- 4. Errors that say where -------------------------------------------------
+
+#[test]
+fn a_huge_junk_line_is_quoted_short() {
+    let d = tempdir();
+    let key = d.path().join("junk.key");
+    std::fs::write(&key, "x".repeat(1 << 20) + "\n").unwrap();
+    let r = expect(wsd().arg("score").arg(&key).arg(&key), 2, &["junk.key:1:"]);
+    assert!(r.err.len() < 1000, "{} bytes of stderr", r.err.len());
+}
+
+#[test]
+fn a_non_utf8_key_file_names_its_line() {
+    let d = tempdir();
+    let key = d.path().join("bad.key");
+    std::fs::write(&key, b"a k%1:00:00::\nb \xff\n").unwrap();
+    expect(wsd().arg("score").arg(&key).arg(&key), 2, &["bad.key:2:"]);
+}
+
+#[test]
+fn os_errors_are_printed_once() {
+    let r = expect(
+        wsd().args(["score", "/nonexistent/gold.key", "/nonexistent/sys.key"]),
+        2,
+        &["/nonexistent/gold.key"],
+    );
+    assert_eq!(r.err.matches("No such file").count(), 1, "{}", r.err);
+}
+
+// ---- 8. Messages ---------------------------------------------------------------
+
+#[test]
+fn embed_with_a_missing_encoder_advises_the_flag() {
+    let r = expect(
+        wsd().args(["embed", "--encoder", "/nonexistent/enc", "-"]),
+        2,
+        &["--encoder"],
+    );
+    assert!(!r.err.contains("WSD_MODEL_DIR"), "{}", r.err);
+}
+
+fn encoder_copy(dir: &Path) -> PathBuf {
+    let enc = dir.join("enc");
+    std::fs::create_dir(&enc).unwrap();
+    for e in std::fs::read_dir(root().join("models/all-MiniLM-L6-v2")).unwrap() {
+        let e = e.unwrap();
+        if e.file_name() != "model.safetensors" {
+            std::os::unix::fs::symlink(e.path(), enc.join(e.file_name())).unwrap();
+        }
+    }
+    enc
+}
+
+#[test]
+fn safetensors_as_a_directory_is_a_clear_message() {
+    let d = tempdir();
+    let enc = encoder_copy(d.path());
+    std::fs::create_dir(enc.join("model.safetensors")).unwrap();
+    expect(
+        wsd().arg("embed").arg("--encoder").arg(&enc).arg("-"),
+        2,
+        &["model.safetensors", "directory"],
+    );
+}
+
+#[test]
+fn nan_encoder_weights_are_refused_at_load() {
+    let d = tempdir();
+    let enc = encoder_copy(d.path());
+    let mut bytes =
+        std::fs::read(root().join("models/all-MiniLM-L6-v2/model.safetensors")).unwrap();
+    let n = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+    let header: serde_json::Value = serde_json::from_slice(&bytes[8..8 + n]).unwrap();
+    let name = "embeddings.word_embeddings.weight";
+    let t = header
+        .get(name)
+        .or_else(|| header.get(format!("bert.{name}")))
+        .expect("word embeddings");
+    let start = t["data_offsets"][0].as_u64().unwrap() as usize + 8 + n + 400;
+    bytes[start..start + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    std::fs::write(enc.join("model.safetensors"), bytes).unwrap();
+    expect(
+        wsd().arg("embed").arg("--encoder").arg(&enc).arg("-"),
+        2,
+        &["model.safetensors", "not a finite number"],
+    );
+}
+
+#[test]
+fn embed_invalid_utf8_gives_a_byte_offset() {
+    let d = tempdir();
+    let f = d.path().join("bad.txt");
+    std::fs::write(&f, b"good words \xff bad").unwrap();
+    expect(wsd().arg("embed").arg(&f), 2, &["byte offset 11"]);
+}
+
+#[test]
+fn tag_exits_2_when_nothing_was_tagged() {
+    expect(tag().arg("/nonexistent/missing.txt"), 2, &["missing.txt"]);
+}
+
+#[test]
+fn similarity_prints_no_negative_zero_and_1e300_short() {
+    let r = expect(
+        wsd().args([
+            "similarity",
+            "--measure",
+            "res",
+            "entity.n.01",
+            "entity.n.01",
+        ]),
+        0,
+        &[],
+    );
+    assert!(!r.out.contains("-0"), "{}", r.out);
+    let r = expect(
+        wsd().args(["similarity", "--measure", "jcn", "dog.n.01", "dog.n.01"]),
+        0,
+        &[],
+    );
+    assert_eq!(r.out.trim_end(), "1e300", "{}", r.out);
+}
+
+#[test]
+fn a_trailing_comma_in_method_is_refused() {
+    expect(eval_semeval().args(["--method", "mfs,"]), 2, &["mfs,"]);
+}
