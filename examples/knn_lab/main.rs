@@ -15,7 +15,7 @@
 //!
 //! `eval DIR nearest BETAS TOPS` adds to each candidate's score β × the
 //! mean cosine of its `TOPS` most similar training instances (a 1-NN
-//! view beside the centroids; see the README's issue-13 lab notes).
+//! view beside the centroids; see docs/experiments.md, "kNN lab notes").
 //!
 //! `KNN_LAB_CONTEXT=W` encodes each sentence with up to `W` words of the
 //! sentences before and after it (the same document) and keeps the

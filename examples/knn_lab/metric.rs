@@ -23,7 +23,7 @@
 //! cargo run --release --example knn_lab -- eval DIR metric none,white,lda 0.1 0:1 0.3 0.1 10 --cv
 //! ```
 //!
-//! Measured (README, "Results", ‡): LDA cross-fitted 72.0 against 71.4,
+//! Measured (docs/experiments.md, "How each figure came about", ‡): LDA cross-fitted 72.0 against 71.4,
 //! but only at prior 0.1 — mapped cosines are smaller, so the prior
 //! weighs more; at prior 0.2 the plain cosine is as good (73.13 / 73.01)
 //! and the dev set is lower for every map. Not taken.

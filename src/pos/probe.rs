@@ -45,7 +45,8 @@
 //! way in numpy (the lab's data), 822 (96.3 %). `wsd eval --raw` wrong-POS
 //! instances 1,005 → 869, F1 +0.2 for mfs, lesk-ext, nb,mfs, knn,mfs and
 //! ens,mfs; SemEval-2007 8 → 5 wrong POS, F1 +0.2 to +0.4 for lesk-ext,
-//! knn and ens, mfs and nb unchanged (README, Results).
+//! knn and ens, mfs and nb unchanged (docs/experiments.md, "How each
+//! figure came about").
 //!
 //! *When it runs.* The encoder reads every sentence with a candidate word.
 //! For `knn` and `ens`, which run the encoder anyway, it is on by default

@@ -31,7 +31,7 @@
 //! 1,171), test split 69.223 → 69.230, SemEval-2007 unchanged; with the
 //! tables regenerated (the name model's held-out grid then picks 3 epochs
 //! instead of 8, 7,019 against 7,017 held-out names right) test 69.239,
-//! train 71.753 (see the README).
+//! train 71.753 (see docs/experiments.md, issue 11).
 //!
 //! A pronoun fills WordNet's pronoun slots: a run is also read with its
 //! possessive pronouns as `one's` and its reflexive ones as `oneself`
