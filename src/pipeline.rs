@@ -130,8 +130,8 @@ pub use names::{
     acronym_name, common_only_name, known_name, name_lemma, name_or_wordnet, remember_names,
     unit_lemma, with_name_units,
 };
-pub use probe::PosProbe;
 use probe::{set_sentence_vector, token_vector};
+pub use probe::{PosProbe, ProbeChoice};
 
 /// Which tokens become targets.
 #[derive(Clone, Debug, PartialEq)]
@@ -223,6 +223,16 @@ struct SentenceCategories<'w> {
 pub const POS_TEMPERATURE: f32 = 10.0;
 
 impl<'a> Pipeline<'a> {
+    /// The same pipeline with another category probe (a study's methods
+    /// each get the probe [`PosProbe::for_method`] chooses for them).
+    pub fn with_probe(&self, pos_probe: Option<PosProbe<'a>>) -> Pipeline<'a> {
+        Pipeline {
+            targets: self.targets.clone(),
+            pos_probe,
+            ..*self
+        }
+    }
+
     /// The same pipeline reading with another tagger (the learners' jackknifed
     /// folds, [`crate::pos::Jackknife`]).
     pub fn with_tagger<'b>(&self, tagger: &'b PosTagger) -> Pipeline<'b>

@@ -189,7 +189,10 @@ pub struct Resources {
     quiet: bool,
     inventory: Lazy<Inventory>,
     tagger: Lazy<PosTagger>,
-    encoder: Lazy<Arc<Encoder>>,
+    /// One encoder per precision (f32, int8): a chain's methods share the
+    /// first encoder method's ([`crate::disambig::MethodSpec::build`]),
+    /// methods built apart (`wsd compare`) each get the one they ask for.
+    encoders: [Lazy<Arc<Encoder>>; 2],
     ic: Lazy<Arc<Ic>>,
     semcor_mfs: Lazy<Arc<CorpusMfs>>,
 }
@@ -274,25 +277,36 @@ impl Resources {
         })
     }
 
-    /// The encoder (for knn and `wsd embed`), in the precision given, else
-    /// the default one.
+    /// The encoder (for training, the category probe and `wsd embed`): in
+    /// the precision `--encoder-precision` gives, else one already loaded
+    /// (f32 first), else f32.
     pub fn encoder(&self) -> Result<&Arc<Encoder>> {
+        if self.paths.encoder_precision.is_none() {
+            if let Some(e) = self.encoders.iter().find_map(|slot| slot.cell.get()) {
+                return Ok(e);
+            }
+        }
         self.encoder_preferring(crate::encoder::Precision::default())
     }
 
-    /// The encoder, in the precision given, else in `preferred` (the
-    /// precision ens's model was fitted with: its features move with the
-    /// vectors, so an ens model fitted on f32 vectors keeps answering as
-    /// it was measured). An encoder already loaded is returned as it is:
-    /// the caller compares [`Encoder::precision`] with what it wanted.
+    /// The encoder in the precision `--encoder-precision` gives, else in
+    /// `preferred` (knn's int8, or the precision ens's model was fitted
+    /// with: its features move with the vectors, so an ens model fitted on
+    /// f32 vectors keeps answering as it was measured). Each precision is
+    /// loaded once; the caller compares [`Encoder::precision`] with what it
+    /// wanted only when `--encoder-precision` overrode it.
     pub fn encoder_preferring(
         &self,
         preferred: crate::encoder::Precision,
     ) -> Result<&Arc<Encoder>> {
-        self.encoder.get_or_load(|| {
+        let precision = self.paths.encoder_precision.unwrap_or(preferred);
+        let slot = match precision {
+            crate::encoder::Precision::F32 => &self.encoders[0],
+            crate::encoder::Precision::Int8 => &self.encoders[1],
+        };
+        slot.get_or_load(|| {
             let dir = self.paths.encoder();
             let _t = crate::timing::phase("load encoder");
-            let precision = self.paths.encoder_precision.unwrap_or(preferred);
             Encoder::load_with_precision(&dir, precision).map(Arc::new)
         })
     }

@@ -475,3 +475,39 @@ fn unknown_feature_names_are_refused_before_training() {
         assert!(!output.exists());
     }
 }
+
+/// `wsd compare` scores each method as `wsd eval` scores it alone, with
+/// gold input and `--raw`: each method reads the plain text with the
+/// category probe `eval --raw` gives it (on for knn and ens) and runs the
+/// encoder in its own precision (ens's model's beside knn's int8),
+/// whatever else is compared. Before, `compare --raw` ran no probe, and a
+/// knn compared after ens ran in ens's precision.
+#[test]
+fn compare_scores_each_method_as_eval_does() {
+    let methods = ["ens,mfs", "knn,mfs", "mfs"];
+    for raw in [false, true] {
+        let mut cmd = wsd();
+        cmd.args(["-q", "compare", "--format", "json"]);
+        for m in methods {
+            cmd.args(["--method", m]);
+        }
+        if raw {
+            cmd.arg("--raw");
+        }
+        let out = ok(with_models(&mut cmd).args(semeval_args()));
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        for (i, m) in methods.iter().enumerate() {
+            let mut e = wsd();
+            e.args(["-q", "eval", "--method", m, "--format", "json"]);
+            if raw {
+                e.arg("--raw");
+            }
+            let out = ok(with_models(&mut e).args(semeval_args()));
+            let alone: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert!(alone["f1"].is_number(), "{alone}");
+            let compared = &v["methods"][i]["overall"];
+            assert_eq!(compared["f1"], alone["f1"], "{m} raw {raw}: {compared}");
+            assert_eq!(compared["correct"], alone["correct"], "{m} raw {raw}");
+        }
+    }
+}

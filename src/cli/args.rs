@@ -163,6 +163,7 @@ impl MethodOptionArgs {
                 propagate: !self.no_propagation,
                 prior: self.prior,
             },
+            encoder_precision: None,
         }
     }
 }
@@ -227,42 +228,4 @@ pub fn check_method_args(a: &MethodArgs) -> anyhow::Result<()> {
 /// The names `wsd train --method` accepts.
 pub fn trainable() -> String {
     registry::trainable().join(", ")
-}
-
-/// The encoder category probe of the text pipeline (`None` when off).
-/// `--pos-probe` (`on`) runs it whatever the method, and is refused with a
-/// clear error when the encoder is not the one the shipped probe was
-/// fitted on; `--no-pos-probe` (`off`) never runs it; by default it runs
-/// when the method reads the encoder anyway (knn, ens) and that encoder
-/// is the probe's. When the method reads the encoder, the pipeline keeps
-/// each single-word target's vector for it, so sentences are encoded once
-/// (and each sentence's mean vector, when `method` reads it).
-pub fn pos_probe<'r>(
-    res: &'r Resources,
-    spec: &MethodSpec,
-    method: &dyn wsd::disambig::Disambiguator,
-    on: bool,
-    off: bool,
-) -> anyhow::Result<Option<wsd::pipeline::PosProbe<'r>>> {
-    let reads_encoder = spec
-        .methods()
-        .iter()
-        .any(|m| m.needs.contains(&registry::Need::Encoder));
-    if off || !(on || reads_encoder) {
-        return Ok(None);
-    }
-    let encoder = res.encoder()?;
-    let model = wsd::pos::probe::CategoryProbe::shipped();
-    if let Err(e) = model.check_encoder(encoder.fingerprint(), encoder.hidden_size()) {
-        if on {
-            anyhow::bail!(e);
-        }
-        return Ok(None);
-    }
-    Ok(Some(wsd::pipeline::PosProbe {
-        encoder,
-        model,
-        keep_vectors: reads_encoder,
-        keep_sentences: reads_encoder && method.reads_sentence_vectors(),
-    }))
 }

@@ -14,7 +14,7 @@ use super::{progress, Cli, InfoFormat};
 use wsd::corpus::Split;
 use wsd::disambig::MethodSpec;
 use wsd::eval::Dataset;
-use wsd::pipeline::{Pipeline, TargetSelection};
+use wsd::pipeline::{Pipeline, ProbeChoice, TargetSelection};
 use wsd::report::{dataset_name, run_study, write_report, Study};
 use wsd::resources::{PosTraining, Resources};
 use wsd::text::MweMatcher;
@@ -36,6 +36,14 @@ pub struct DataArgs {
     /// pipeline (as `wsd eval --raw`), and report what the front end missed.
     #[arg(long)]
     pub raw: bool,
+    /// With --raw: let the encoder overrule doubtful categories for every
+    /// method (by default only for those that run it anyway, knn and ens,
+    /// as `wsd eval --raw`).
+    #[arg(long, requires = "raw")]
+    pub pos_probe: bool,
+    /// With --raw: never let the encoder overrule categories.
+    #[arg(long, requires = "raw", conflicts_with = "pos_probe")]
+    pub no_pos_probe: bool,
 }
 
 impl DataArgs {
@@ -72,20 +80,21 @@ impl DataArgs {
     }
 }
 
-/// Run `specs` on the data sets (the raw pipeline with `--raw`) with a
+/// Run `specs` on the data sets (with `--raw` the text pipeline, each
+/// method with the category probe `wsd eval --raw` would give it) with a
 /// progress bar.
 pub fn study(
     cli: &Cli,
     res: &'static Resources,
     specs: &[MethodSpec],
     data: &[(String, Dataset)],
-    raw: bool,
+    args: &DataArgs,
 ) -> anyhow::Result<Study> {
     let inv = res.inventory()?;
     let instances: usize = data.iter().map(|(_, d)| d.instances()).sum();
     let pb = progress::Progress::new((instances * specs.len()) as u64, "targets", cli.quiet);
     let (mwe, pipeline);
-    let pipeline = if raw {
+    let raw = if args.raw {
         mwe = MweMatcher::new(inv);
         pipeline = Pipeline {
             inv,
@@ -97,11 +106,14 @@ pub fn study(
             pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
             pos_probe: None,
         };
-        Some(&pipeline)
+        Some((
+            &pipeline,
+            ProbeChoice::from_flags(args.pos_probe, args.no_pos_probe),
+        ))
     } else {
         None
     };
-    let study = run_study(res, specs, data, pipeline, &|n| pb.inc(n as u64))?;
+    let study = run_study(res, specs, data, raw, &|n| pb.inc(n as u64))?;
     pb.finish();
     Ok(study)
 }
@@ -161,7 +173,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let inv = res.inventory()?;
     let data = args.data.read(&args.resources)?;
     let t = Instant::now();
-    let study = study(cli, res, &specs, &data, args.data.raw)?;
+    let study = study(cli, res, &specs, &data, &args.data)?;
     let title = args.title.clone().unwrap_or_else(|| {
         let names: Vec<&str> = data.iter().map(|(n, _)| n.as_str()).collect();
         title(&args.methods, &names, args.data.raw)

@@ -42,7 +42,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         .resources(cli, PosTraining::when_raw(args.data.raw));
     let inv = res.inventory()?;
     let data = args.data.read(&args.resources)?;
-    let study = study(cli, res, &[spec], &data, args.data.raw)?;
+    let study = study(cli, res, &[spec], &data, &args.data)?;
     let run = &study.runs[0];
     let n = match &args.output {
         Some(path) => {

@@ -13,7 +13,7 @@ use wsd::corpus::{write_key_file, Split};
 use wsd::disambig::calibration::{reliability, render_reliability};
 use wsd::disambig::Calibration;
 use wsd::eval::{evaluate, render_text, Dataset, Input};
-use wsd::pipeline::{Pipeline, RawAlignment, RawOutcome, TargetSelection};
+use wsd::pipeline::{Pipeline, PosProbe, ProbeChoice, RawAlignment, RawOutcome, TargetSelection};
 use wsd::resources::PosTraining;
 use wsd::text::{MweMatcher, MweMode};
 
@@ -150,12 +150,11 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             pos_alternatives: args.pos_alternatives,
             pos_categories: (!args.no_pos_categories)
                 .then(wsd::pos::category::CategoryModel::shipped),
-            pos_probe: super::args::pos_probe(
+            pos_probe: PosProbe::for_method(
                 res,
                 &spec,
                 method.as_ref(),
-                args.pos_probe,
-                args.no_pos_probe,
+                ProbeChoice::from_flags(args.pos_probe, args.no_pos_probe),
             )?,
         };
         Input::Raw(&pipeline)

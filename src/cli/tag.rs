@@ -18,7 +18,7 @@ use super::{progress, Cli};
 use wsd::atomic::AtomicFile;
 use wsd::disambig::MethodSpec;
 use wsd::output::{SenseFormat, TagFormat, TagWriter};
-use wsd::pipeline::{Pipeline, TargetSelection};
+use wsd::pipeline::{Pipeline, PosProbe, ProbeChoice, TargetSelection};
 use wsd::resources::PosTraining;
 use wsd::tagging::records::InputFormat;
 use wsd::tagging::{TagError, Tagger};
@@ -159,12 +159,11 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         heads: !args.no_heads,
         pos_alternatives: args.pos_alternatives,
         pos_categories: (!args.no_pos_categories).then(wsd::pos::category::CategoryModel::shipped),
-        pos_probe: super::args::pos_probe(
+        pos_probe: PosProbe::for_method(
             res,
             &spec,
             method.as_ref(),
-            args.pos_probe,
-            args.no_pos_probe,
+            ProbeChoice::from_flags(args.pos_probe, args.no_pos_probe),
         )?,
     };
     // the built-in table, plus the maps a trained model fitted itself (knn)

@@ -218,7 +218,7 @@ pub static METHODS: &[Method] = &[
         build: |res, o| {
             let path = res.model_path("knn")?;
             let inv = res.inventory()?;
-            let encoder = res.encoder_preferring(KNN_PRECISION)?;
+            let encoder = res.encoder_preferring(o.encoder_precision.unwrap_or(KNN_PRECISION))?;
             Ok(Box::new(Knn::load(&path, inv, encoder.clone(), o.knn)?))
         },
         train: Some(train::knn),
@@ -227,7 +227,7 @@ pub static METHODS: &[Method] = &[
         name: "ens",
         summary: "a learned combination of knn, nb, lesk-ext and the sense prior (conditional logistic regression)",
         needs: &[Need::Model, Need::Encoder],
-        build: |res, _| {
+        build: |res, o| {
             let inv = res.inventory()?;
             let by = super::ens::METHOD;
             let knn = res.model_of_kind(super::knn::METHOD, by)?;
@@ -237,7 +237,9 @@ pub static METHODS: &[Method] = &[
             // the encoder in the precision the features were fitted with,
             // unless --encoder-precision says otherwise
             let wanted = model.params.precision().unwrap_or_default();
-            let encoder = res.encoder_preferring(wanted)?.clone();
+            let encoder = res
+                .encoder_preferring(o.encoder_precision.unwrap_or(wanted))?
+                .clone();
             let knn = Knn::load(&knn, inv, encoder, KnnOptions::default())?;
             let nb = NaiveBayes::load(&nb, inv)?;
             let ens = super::ens::Ens::new(knn, nb, model, &path)?;
@@ -315,6 +317,12 @@ pub struct MethodOptions {
     pub one_sense_per_discourse: bool,
     /// Options of knn.
     pub knn: KnnOptions,
+    /// The encoder precision every encoder method of a chain runs in:
+    /// [`MethodSpec::build`] sets it to the first encoder method's
+    /// ([`preferred_precision`]), so a chain encodes each sentence once;
+    /// `None` before (each method its own: knn's [`KNN_PRECISION`], ens's
+    /// model's).
+    pub encoder_precision: Option<Precision>,
 }
 
 /// A method or back-off chain by name (`knn,nb,mfs`), with its options.
@@ -355,9 +363,13 @@ impl MethodSpec {
 
     /// Build the method or chain, loading what it needs from `res`.
     pub fn build(&self, res: &Resources) -> Result<Box<dyn Disambiguator>> {
+        let mut options = self.options;
+        if options.encoder_precision.is_none() {
+            options.encoder_precision = preferred_precision(res, self);
+        }
         let mut built = Vec::with_capacity(self.methods.len());
         for m in &self.methods {
-            built.push(m.build(res, &self.options)?);
+            built.push(m.build(res, &options)?);
         }
         let method: Box<dyn Disambiguator> = if built.len() == 1 {
             built.pop().expect("one method")

@@ -92,6 +92,84 @@ pub struct PosProbe<'a> {
     pub keep_sentences: bool,
 }
 
+/// Whether the text pipeline runs the encoder's category probe: as the
+/// method calls for (`Auto`, the default: when it reads the encoder
+/// anyway), always (`On`, `--pos-probe`) or never (`Off`, `--no-pos-probe`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProbeChoice {
+    /// When the method reads the encoder anyway (knn, ens) and that
+    /// encoder is the probe's.
+    #[default]
+    Auto,
+    /// Whatever the method; an encoder the probe was not fitted on is an
+    /// error.
+    On,
+    /// Never.
+    Off,
+}
+
+impl ProbeChoice {
+    /// From the command line's `--pos-probe` and `--no-pos-probe`.
+    pub fn from_flags(on: bool, off: bool) -> ProbeChoice {
+        match (on, off) {
+            (_, true) => ProbeChoice::Off,
+            (true, false) => ProbeChoice::On,
+            (false, false) => ProbeChoice::Auto,
+        }
+    }
+}
+
+impl<'r> PosProbe<'r> {
+    /// The probe the text pipeline runs for `method` (built from `spec`),
+    /// as `choice` says (`None` when off). When the method reads the
+    /// encoder, the pipeline keeps each single-word target's vector for
+    /// it, so sentences are encoded once (and each sentence's mean
+    /// vector, when `method` reads it). `wsd tag`, `wsd eval --raw`,
+    /// `wsd compare --raw` and `wsd errors --raw` all choose it here, so
+    /// they read plain text alike.
+    pub fn for_method(
+        res: &'r crate::resources::Resources,
+        spec: &crate::disambig::MethodSpec,
+        method: &dyn crate::disambig::Disambiguator,
+        choice: ProbeChoice,
+    ) -> crate::Result<Option<PosProbe<'r>>> {
+        let reads_encoder = spec
+            .methods()
+            .iter()
+            .any(|m| m.needs.contains(&crate::disambig::registry::Need::Encoder));
+        if choice == ProbeChoice::Off || (choice == ProbeChoice::Auto && !reads_encoder) {
+            return Ok(None);
+        }
+        // the method's own encoder, so the vectors the pipeline keeps are
+        // the ones it would compute
+        let precision = spec
+            .options
+            .encoder_precision
+            .or_else(|| crate::disambig::registry::preferred_precision(res, spec));
+        let encoder = match precision {
+            Some(p) => res.encoder_preferring(p)?,
+            None => res.encoder()?,
+        };
+        let model = CategoryProbe::shipped();
+        if let Err(msg) = model.check_encoder(encoder.fingerprint(), encoder.hidden_size()) {
+            if choice == ProbeChoice::On {
+                return Err(crate::Error::BadParameter {
+                    name: "--pos-probe".into(),
+                    value: encoder.dir().display().to_string(),
+                    msg,
+                });
+            }
+            return Ok(None);
+        }
+        Ok(Some(PosProbe {
+            encoder,
+            model,
+            keep_vectors: reads_encoder,
+            keep_sentences: reads_encoder && method.reads_sentence_vectors(),
+        }))
+    }
+}
+
 impl Pipeline<'_> {
     /// Step 1c: the encoder's vote ([`crate::pos::probe`]) on every word
     /// with a category that WordNet has in at least two categories, the

@@ -9,7 +9,7 @@ use super::frontend::{by_instance, Aligned};
 use super::Report;
 use crate::disambig::MethodSpec;
 use crate::eval::{evaluate, Dataset, Evaluation, Input};
-use crate::pipeline::Pipeline;
+use crate::pipeline::{Pipeline, PosProbe, ProbeChoice};
 use crate::resources::Resources;
 use crate::wordnet::Inventory;
 use crate::Result;
@@ -83,32 +83,43 @@ impl Study {
 }
 
 /// Run every method of `specs` on every data set (the data sets' tokens,
-/// or their plain text through `pipeline`) and collect the answers.
-/// `progress` gets the instances of each finished document.
-pub fn run_study(
-    res: &Resources,
+/// or with `raw` their plain text through the pipeline, each method with
+/// the category probe `raw`'s choice gives it: [`PosProbe::for_method`],
+/// as `wsd eval --raw` reads) and collect the answers. `progress` gets the
+/// instances of each finished document.
+///
+/// The report's front-end table is the first method's: the probe runs
+/// for methods that read the encoder, so a chain with `knn` or `ens` can
+/// find a few categories another method's pipeline does not.
+pub fn run_study<'a>(
+    res: &'a Resources,
     specs: &[MethodSpec],
     datasets: &[(String, Dataset)],
-    pipeline: Option<&Pipeline<'_>>,
+    raw: Option<(&Pipeline<'a>, ProbeChoice)>,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<Study> {
     let inv = res.inventory()?;
-    let input = match pipeline {
-        Some(p) => Input::Raw(p),
-        None => Input::Gold,
-    };
     let mut evaluations = Vec::with_capacity(specs.len());
     for spec in specs {
         let method = spec.build(res)?;
+        let pipeline = match raw {
+            Some((base, choice)) => {
+                Some(base.with_probe(PosProbe::for_method(res, spec, method.as_ref(), choice)?))
+            }
+            None => None,
+        };
+        let input = match &pipeline {
+            Some(p) => Input::Raw(p),
+            None => Input::Gold,
+        };
         let evs: Vec<Evaluation> = datasets
             .iter()
             .map(|(_, d)| evaluate(method.as_ref(), inv, &d.docs, &d.gold, input, progress))
             .collect();
         evaluations.push(evs);
     }
-    // The front end does not depend on the method: the first method's
-    // alignment serves for all.
-    let front_ends: Option<Vec<HashMap<String, Aligned>>> = match (pipeline, evaluations.first()) {
+    // The first method's alignment serves for all (see above).
+    let front_ends: Option<Vec<HashMap<String, Aligned>>> = match (raw, evaluations.first()) {
         (Some(_), Some(evs)) => Some(evs.iter().map(|e| by_instance(&e.raw_alignment)).collect()),
         _ => None,
     };
