@@ -277,15 +277,10 @@ impl Resources {
         })
     }
 
-    /// The encoder (for training, the category probe and `wsd embed`): in
-    /// the precision `--encoder-precision` gives, else one already loaded
-    /// (f32 first), else f32.
+    /// The encoder for training, `wsd embed` and a category probe without
+    /// an encoder method: in the precision `--encoder-precision` gives,
+    /// else f32 (whatever else is loaded).
     pub fn encoder(&self) -> Result<&Arc<Encoder>> {
-        if self.paths.encoder_precision.is_none() {
-            if let Some(e) = self.encoders.iter().find_map(|slot| slot.cell.get()) {
-                return Ok(e);
-            }
-        }
         self.encoder_preferring(crate::encoder::Precision::default())
     }
 
