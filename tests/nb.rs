@@ -556,3 +556,51 @@ fn cli_train_eval_and_damaged_models() {
         assert_eq!(v["answered"], 455);
     }
 }
+
+/// Scoring a data set with a model trained on it warns, on stderr and
+/// even with `-q`, naming the model and its training data: the first 5
+/// documents of all of SemCor hold its first test document, the first 4
+/// none; SemEval-2007 is in neither. `wsd compare` and `wsd errors` warn
+/// alike.
+#[test]
+fn scoring_a_models_own_training_data_warns() {
+    let dir = tempdir();
+    let train = |n: &str| {
+        let p = dir.path().join(format!("nb-all-{n}.wsd"));
+        ok(wsd()
+            .args(["-q", "train", "--method", "nb", "--split", "all"])
+            .args(["--limit-docs", n, "--output"])
+            .arg(&p));
+        p
+    };
+    let (five, four) = (train("5"), train("4"));
+    let stderr = |cmd: &str, model: &std::path::Path, data: &[String]| -> String {
+        let (out, _, err) = run(wsd()
+            .args(["-q", cmd, "--method", "nb,mfs", "--model"])
+            .arg(model)
+            .args(data));
+        assert!(out.status.success(), "{err}");
+        err
+    };
+    let test = vec![
+        "--semcor".to_string(),
+        semcor().display().to_string(),
+        "--split".into(),
+        "test".into(),
+    ];
+    for cmd in ["eval", "compare", "errors"] {
+        let err = stderr(cmd, &five, &test);
+        assert_eq!(err.matches("warning").count(), 1, "{cmd}: {err}");
+        assert!(
+            err.contains("nb-all-5.wsd was trained on semcor:all:first-5")
+                && err.contains("SemCor's test split")
+                && err.contains("in-sample"),
+            "{cmd}: {err}"
+        );
+        assert!(!stderr(cmd, &four, &test).contains("warning"), "{cmd}");
+        assert!(
+            !stderr(cmd, &five, &semeval_args()).contains("warning"),
+            "{cmd}"
+        );
+    }
+}

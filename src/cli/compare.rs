@@ -13,7 +13,7 @@ use super::args::{MethodOptionArgs, ResourceArgs};
 use super::{progress, Cli, InfoFormat};
 use wsd::corpus::Split;
 use wsd::disambig::MethodSpec;
-use wsd::eval::Dataset;
+use wsd::eval::{in_sample, Dataset};
 use wsd::pipeline::{Pipeline, ProbeChoice, TargetSelection};
 use wsd::report::{dataset_name, run_study, write_report, Study};
 use wsd::resources::{PosTraining, Resources};
@@ -76,6 +76,29 @@ impl DataArgs {
             None => bail!(
                 "give a data set: --xml DATA.xml --gold GOLD.key (repeatable), or --semcor DIR [--split test]"
             ),
+        }
+    }
+}
+
+impl DataArgs {
+    /// Warn (on stderr, even with `--quiet`) for each model of `specs`
+    /// trained on one of the data sets ([`in_sample`]).
+    pub fn warn_in_sample(&self, res: &Resources, specs: &[MethodSpec]) {
+        let scored: Vec<in_sample::Scored<'_>> = if self.xml.is_empty() {
+            vec![in_sample::Scored::Semcor(self.split)]
+        } else {
+            self.xml.iter().map(|x| in_sample::Scored::Xml(x)).collect()
+        };
+        let mut said: Vec<String> = Vec::new();
+        for spec in specs {
+            for &s in &scored {
+                for w in in_sample::warnings(res, spec, s) {
+                    if !said.contains(&w) {
+                        eprintln!("wsd: warning: {w}");
+                        said.push(w);
+                    }
+                }
+            }
         }
     }
 }
@@ -173,6 +196,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let inv = res.inventory()?;
     let data = args.data.read(&args.resources)?;
     let t = Instant::now();
+    args.data.warn_in_sample(res, &specs);
     let study = study(cli, res, &specs, &data, &args.data)?;
     let title = args.title.clone().unwrap_or_else(|| {
         let names: Vec<&str> = data.iter().map(|(n, _)| n.as_str()).collect();

@@ -12,7 +12,7 @@ use super::{progress, Cli, InfoFormat};
 use wsd::corpus::{write_key_file, Split};
 use wsd::disambig::calibration::{reliability, render_reliability};
 use wsd::disambig::Calibration;
-use wsd::eval::{evaluate, render_text, Dataset, Input};
+use wsd::eval::{evaluate, in_sample, render_text, Dataset, Input};
 use wsd::pipeline::{Pipeline, PosProbe, ProbeChoice, RawAlignment, RawOutcome, TargetSelection};
 use wsd::resources::PosTraining;
 use wsd::text::{MweMatcher, MweMode};
@@ -136,6 +136,13 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         }
     };
     let method = spec.build(res)?;
+    let scored = match &args.xml {
+        Some(xml) => in_sample::Scored::Xml(xml),
+        None => in_sample::Scored::Semcor(args.split),
+    };
+    for w in in_sample::warnings(res, &spec, scored) {
+        eprintln!("wsd: warning: {w}");
+    }
     let pb = progress::Progress::new(data.instances() as u64, "targets", cli.quiet);
     let (mwe, pipeline);
     let input = if args.raw {

@@ -32,6 +32,7 @@ use serde::Serialize;
 use crate::corpus::KeyFile;
 use crate::wordnet::{Pos, SenseKey};
 
+pub mod in_sample;
 pub mod keys;
 pub mod run;
 
