@@ -78,9 +78,7 @@ impl DataArgs {
             ),
         }
     }
-}
 
-impl DataArgs {
     /// Warn (on stderr, even with `--quiet`) for each model of `specs`
     /// trained on one of the data sets ([`in_sample`]).
     pub fn warn_in_sample(&self, res: &Resources, specs: &[MethodSpec]) {
@@ -89,16 +87,8 @@ impl DataArgs {
         } else {
             self.xml.iter().map(|x| in_sample::Scored::Xml(x)).collect()
         };
-        let mut said: Vec<String> = Vec::new();
-        for spec in specs {
-            for &s in &scored {
-                for w in in_sample::warnings(res, spec, s) {
-                    if !said.contains(&w) {
-                        eprintln!("wsd: warning: {w}");
-                        said.push(w);
-                    }
-                }
-            }
+        for w in in_sample::warnings(res, specs, &scored) {
+            eprintln!("wsd: warning: {w}");
         }
     }
 }

@@ -140,7 +140,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         Some(xml) => in_sample::Scored::Xml(xml),
         None => in_sample::Scored::Semcor(args.split),
     };
-    for w in in_sample::warnings(res, &spec, scored) {
+    for w in in_sample::warnings(res, std::slice::from_ref(&spec), &[scored]) {
         eprintln!("wsd: warning: {w}");
     }
     let pb = progress::Progress::new(data.instances() as u64, "targets", cli.quiet);

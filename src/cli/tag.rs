@@ -319,7 +319,7 @@ fn load_overlapped<'r>(
     Box<dyn wsd::disambig::Disambiguator>,
 )> {
     // the precision the build will ask for, so the early load is that one
-    let encoder = wsd::disambig::registry::preferred_precision(res, spec);
+    let encoder = spec.encoder_precision(res);
     std::thread::scope(|s| {
         let building = s.spawn(|| {
             let _t = wsd::timing::phase("build method (second thread)");

@@ -284,7 +284,8 @@ pub fn preferred_precision(res: &Resources, spec: &MethodSpec) -> Option<Precisi
         return Some(KNN_PRECISION);
     }
     let path = res.model_of_kind(m.name, m.name).ok()?;
-    let (header, _) = crate::model_io::read_model(&path, m.name, None).ok()?;
+    // the header alone: the build reads (and checks) the whole model
+    let header = crate::model_io::read_header(&path).ok()?;
     let params: super::ens::EnsParams = serde_json::from_value(header.params).ok()?;
     params.precision()
 }
@@ -361,12 +362,22 @@ impl MethodSpec {
         self.methods.iter().any(|m| m.trains())
     }
 
+    /// The precision the chain's encoder methods run in: the options', else
+    /// the first encoder method's ([`preferred_precision`]); what
+    /// [`MethodSpec::build`] gives them and what the text pipeline's
+    /// category probe encodes with, so the vectors it keeps are theirs.
+    pub fn encoder_precision(&self, res: &Resources) -> Option<Precision> {
+        self.options
+            .encoder_precision
+            .or_else(|| preferred_precision(res, self))
+    }
+
     /// Build the method or chain, loading what it needs from `res`.
     pub fn build(&self, res: &Resources) -> Result<Box<dyn Disambiguator>> {
-        let mut options = self.options;
-        if options.encoder_precision.is_none() {
-            options.encoder_precision = preferred_precision(res, self);
-        }
+        let options = MethodOptions {
+            encoder_precision: self.encoder_precision(res),
+            ..self.options
+        };
         let mut built = Vec::with_capacity(self.methods.len());
         for m in &self.methods {
             built.push(m.build(res, &options)?);

@@ -61,10 +61,35 @@ pub fn overlaps(label: &str, scored: Scored<'_>) -> bool {
     })
 }
 
-/// One warning for each model `spec` reads that was trained on documents
-/// of `scored` (naming the model file and its training data); models
-/// that cannot be found or read are left to the method's own build.
-pub fn warnings(res: &Resources, spec: &MethodSpec, scored: Scored<'_>) -> Vec<String> {
+/// One warning for each model the methods of `specs` read that was
+/// trained on documents of one of `scored` (naming the model file and its
+/// training data), each said once; models that cannot be found or read
+/// are left to the methods' own builds.
+pub fn warnings(res: &Resources, specs: &[MethodSpec], scored: &[Scored<'_>]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for spec in specs {
+        for (path, label) in training_labels(res, spec) {
+            for &s in scored.iter().filter(|&&s| overlaps(&label, s)) {
+                let what = match s {
+                    Scored::Semcor(split) => format!("SemCor's {split} split"),
+                    Scored::Xml(xml) => xml.display().to_string(),
+                };
+                let w = format!(
+                    "{} was trained on {label}, which includes {what}: these figures are in-sample",
+                    path.display()
+                );
+                if !out.contains(&w) {
+                    out.push(w);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The model files `spec`'s methods read (an ens model's knn and nb
+/// models too) with the training data each records.
+fn training_labels(res: &Resources, spec: &MethodSpec) -> Vec<(std::path::PathBuf, String)> {
     let mut kinds: Vec<(&str, &str)> = Vec::new();
     for m in spec.methods().iter().filter(|m| m.trains()) {
         kinds.push((m.name, m.name));
@@ -73,29 +98,21 @@ pub fn warnings(res: &Resources, spec: &MethodSpec, scored: Scored<'_>) -> Vec<S
             kinds.push((crate::disambig::naive_bayes::METHOD, m.name));
         }
     }
-    let what = match scored {
-        Scored::Semcor(split) => format!("SemCor's {split} split"),
-        Scored::Xml(path) => path.display().to_string(),
-    };
-    let mut out: Vec<String> = Vec::new();
-    let mut seen: Vec<std::path::PathBuf> = Vec::new();
+    let mut out: Vec<(std::path::PathBuf, String)> = Vec::new();
     for (kind, by) in kinds {
         let Ok(path) = res.model_of_kind(kind, by) else {
             continue;
         };
-        if seen.contains(&path) {
+        if out.iter().any(|(p, _)| *p == path) {
             continue;
         }
         let Ok(header) = crate::model_io::read_header(&path) else {
             continue;
         };
-        if let Some(label) = training_label(&header).filter(|l| overlaps(l, scored)) {
-            out.push(format!(
-                "{} was trained on {label}, which includes {what}: these figures are in-sample",
-                path.display()
-            ));
+        if let Some(label) = training_label(&header) {
+            let label = label.to_string();
+            out.push((path, label));
         }
-        seen.push(path);
     }
     out
 }

@@ -142,11 +142,7 @@ impl<'r> PosProbe<'r> {
         }
         // the method's own encoder, so the vectors the pipeline keeps are
         // the ones it would compute
-        let precision = spec
-            .options
-            .encoder_precision
-            .or_else(|| crate::disambig::registry::preferred_precision(res, spec));
-        let encoder = match precision {
+        let encoder = match spec.encoder_precision(res) {
             Some(p) => res.encoder_preferring(p)?,
             None => res.encoder()?,
         };
