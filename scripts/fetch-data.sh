@@ -5,6 +5,8 @@
 #   wordnet/dict/                      Princeton WordNet 3.0
 #   corpora/semcor3.0/                 SemCor 3.0 (brown1, brown2, brownv)
 #   corpora/wsd-eval/semeval2007/      SemEval-2007 dev set of the evaluation framework
+#                                      (from the download: its other data sets too,
+#                                      for `wsd eval --framework corpora/wsd-eval`)
 # Order for each: already there -> done; $WSD_DATA_MIRROR set -> link from it
 # (same layout as ../shared); otherwise the public sources (Debian packages
 # for WordNet, the SemCor and framework downloads). Key files are checked
@@ -91,7 +93,10 @@ fetch_semeval() {
     die "cannot download the evaluation framework ($WSDEVAL_URL); set WSD_DATA_MIRROR to a folder holding corpora/wsd-eval/semeval2007"
   (cd "$tmp" && unzip -q f.zip)
   mkdir -p corpora/wsd-eval
-  cp -r "$tmp"/WSD_Evaluation_Framework/Evaluation_Datasets/semeval2007 corpora/wsd-eval/
+  # every data set (senseval2 … semeval2015, ALL): the test sets are for
+  # users' `wsd eval --framework corpora/wsd-eval`; the project tunes on
+  # semeval2007 only
+  cp -r "$tmp"/WSD_Evaluation_Framework/Evaluation_Datasets/* corpora/wsd-eval/
   rm -rf "$tmp"
 }
 

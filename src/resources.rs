@@ -40,6 +40,10 @@ use crate::{Error, Result};
 pub const DEFAULT_SEMCOR: &str = "corpora/semcor3.0";
 /// Default evaluation-framework folder of the SemEval-2007 dev set.
 pub const DEFAULT_SEMEVAL2007: &str = "corpora/wsd-eval/semeval2007";
+/// Default folder of the evaluation framework's data sets (`wsd eval
+/// --framework` without a folder): `scripts/fetch-data.sh` puts
+/// SemEval-2007 there, and the framework's other sets when it downloads it.
+pub const DEFAULT_FRAMEWORK: &str = "corpora/wsd-eval";
 /// Default encoder folder.
 pub const DEFAULT_ENCODER: &str = "models/all-MiniLM-L6-v2";
 /// Default folder of trained models (`<method>.wsd`).
@@ -81,6 +85,12 @@ pub fn locate(rel: &str) -> PathBuf {
 /// finds it (the data home first).
 pub fn semcor_dir(given: Option<&Path>) -> PathBuf {
     given.map_or_else(|| locate(DEFAULT_SEMCOR), Path::to_path_buf)
+}
+
+/// The evaluation framework's folder: `given`, else [`DEFAULT_FRAMEWORK`]
+/// where [`locate`] finds it (the data home first).
+pub fn framework_dir(given: Option<&Path>) -> PathBuf {
+    given.map_or_else(|| locate(DEFAULT_FRAMEWORK), Path::to_path_buf)
 }
 
 /// The encoder folder: `given`, else [`DEFAULT_ENCODER`] where [`locate`]

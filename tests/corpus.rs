@@ -259,3 +259,152 @@ fn stats_ic_and_embed_find_their_data_in_the_data_home() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"vector\""), "{out}");
 }
+
+/// A framework folder made of SemEval-2007's three documents as three
+/// data sets (`senseval2`, `semeval2007`, `semeval2015`, in another order
+/// on disk) plus an `ALL` folder holding the whole file, as
+/// `WSD_Evaluation_Framework/Evaluation_Datasets` is laid out.
+fn three_set_framework(root: &std::path::Path) -> std::path::PathBuf {
+    let xml = std::fs::read_to_string(semeval().join("semeval2007.data.xml")).unwrap();
+    let gold = std::fs::read_to_string(semeval().join("semeval2007.gold.key.txt")).unwrap();
+    let head = &xml[..xml.find("<text ").unwrap()];
+    let texts: Vec<&str> = xml
+        .match_indices("<text ")
+        .map(|(at, _)| {
+            let end = at + xml[at..].find("</text>").unwrap() + "</text>".len();
+            &xml[at..end]
+        })
+        .collect();
+    assert_eq!(texts.len(), 3);
+    let base = root.join("WSD_Evaluation_Framework/Evaluation_Datasets");
+    let write = |name: &str, texts: &[&str]| {
+        let dir = base.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let body = format!("{head}{}\n</corpus>\n", texts.concat());
+        std::fs::write(dir.join(format!("{name}.data.xml")), &body).unwrap();
+        let keys: String = gold
+            .lines()
+            .filter(|l| {
+                let id = l.split_whitespace().next().unwrap();
+                body.contains(&format!("id=\"{id}\""))
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(dir.join(format!("{name}.gold.key.txt")), keys).unwrap();
+    };
+    write("semeval2015", &texts[2..]);
+    write("semeval2007", &texts[1..2]);
+    write("senseval2", &texts[..1]);
+    write("ALL", &texts);
+    root.join("WSD_Evaluation_Framework")
+}
+
+#[test]
+fn eval_framework_scores_each_set_and_their_concatenation() {
+    let tmp = tempdir();
+    let framework = three_set_framework(tmp.path());
+    let key = tmp.path().join("all.key");
+    let json = ok(wsd()
+        .args([
+            "eval",
+            "-q",
+            "--method",
+            "mfs",
+            "--format",
+            "json",
+            "--framework",
+        ])
+        .arg(&framework)
+        .arg("--output")
+        .arg(&key));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let rows = v["datasets"].as_array().unwrap();
+    let names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "senseval2",
+            "semeval2007",
+            "semeval2015",
+            "ALL",
+            "ALL-no-dev"
+        ]
+    );
+    let count = |i: usize, field: &str| rows[i][field].as_f64().unwrap();
+    // the framework's ALL folder is not run again: 455 instances, not 910
+    assert_eq!(count(3, "instances"), 455.0);
+    assert_eq!(
+        count(0, "instances") + count(2, "instances"),
+        count(4, "instances")
+    );
+    assert_eq!(
+        count(0, "correct") + count(2, "correct"),
+        count(4, "correct")
+    );
+    // ALL is the whole file scored at once, not a mean of the sets' rates
+    let whole = ok(wsd()
+        .args(["eval", "-q", "--method", "mfs", "--format", "json"])
+        .args(semeval_args()));
+    assert!((f1_of(&whole) - count(3, "f1")).abs() < 1e-9);
+    assert!((f1_of(&json) - count(3, "f1")).abs() < 1e-9);
+    assert!(rows[..3]
+        .iter()
+        .all(|r| (r["f1"].as_f64().unwrap() - count(3, "f1")).abs() > 0.1));
+    // the key file spells ids as ALL does, so it scores against ALL's keys
+    let written = std::fs::read_to_string(&key).unwrap();
+    assert_eq!(written.lines().count(), 455);
+    assert!(written.starts_with("senseval2.d000."), "{written:.80}");
+    let all_gold = tmp.path().join("ALL.gold.key.txt");
+    let prefixed: String = ["senseval2", "semeval2007", "semeval2015"]
+        .iter()
+        .flat_map(|n| {
+            let keys = framework.join(format!("Evaluation_Datasets/{n}/{n}.gold.key.txt"));
+            std::fs::read_to_string(keys)
+                .unwrap()
+                .lines()
+                .map(|l| format!("{n}.{l}\n"))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    std::fs::write(&all_gold, prefixed).unwrap();
+    let scored = ok(wsd()
+        .arg("score")
+        .arg(&all_gold)
+        .arg(&key)
+        .args(["--format", "json"]));
+    assert!((f1_of(&scored) - count(3, "f1")).abs() < 1e-9);
+    // text: a row per set, the note on the development set
+    let text = ok(wsd()
+        .args(["eval", "-q", "--method", "mfs", "--framework"])
+        .arg(framework.join("Evaluation_Datasets")));
+    assert!(text.contains("\nALL-no-dev "), "{text}");
+    assert!(
+        text.contains("all but semeval2007, the development set"),
+        "{text}"
+    );
+    // compare takes the same folder: one column per set
+    let report = ok(wsd()
+        .args([
+            "compare",
+            "-q",
+            "--method",
+            "mfs",
+            "--format",
+            "json",
+            "--framework",
+        ])
+        .arg(&framework));
+    assert!(report.contains("semeval2015"), "{report:.300}");
+    // a folder without data sets is an error naming it
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let err = fails(
+        wsd()
+            .args(["eval", "--method", "mfs", "--framework"])
+            .arg(&empty),
+    );
+    assert!(
+        err.contains("no evaluation data set at") && err.contains("empty"),
+        "{err}"
+    );
+}

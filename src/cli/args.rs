@@ -8,7 +8,8 @@ use wsd::disambig::context::Window;
 use wsd::disambig::knn::KnnOptions;
 use wsd::disambig::registry::{self, METHODS};
 use wsd::disambig::{MethodOptions, MethodSpec};
-use wsd::resources::{PosTraining, ResourcePaths, Resources};
+use wsd::eval::framework::{self, FrameworkSet};
+use wsd::resources::{framework_dir, PosTraining, ResourcePaths, Resources};
 
 use super::Cli;
 
@@ -228,4 +229,39 @@ pub fn check_method_args(a: &MethodArgs) -> anyhow::Result<()> {
 /// The names `wsd train --method` accepts.
 pub fn trainable() -> String {
     registry::trainable().join(", ")
+}
+
+/// `--framework [DIR]`: every data set of the evaluation framework
+/// (`wsd::eval::framework`), for `wsd eval`, `compare` and `errors`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct FrameworkArg {
+    /// Every data set of the evaluation framework under DIR (its root,
+    /// `Evaluation_Datasets`, or a folder of NAME/NAME.data.xml +
+    /// NAME.gold.key.txt folders; without DIR corpora/wsd-eval, in the
+    /// data home first), in the papers' order, scored together: ALL is
+    /// their concatenation (the framework's own ALL folder is not run
+    /// twice); `wsd eval` adds a row per set and, with three sets or more,
+    /// ALL-no-dev (without semeval2007, the development set).
+    #[arg(
+        long,
+        value_name = "DIR",
+        num_args = 0..=1,
+        conflicts_with_all = ["xml", "gold"]
+    )]
+    pub framework: Option<Option<PathBuf>>,
+}
+
+impl FrameworkArg {
+    /// The data sets found, when --framework was given.
+    pub fn sets(&self) -> anyhow::Result<Option<Vec<FrameworkSet>>> {
+        Ok(match &self.framework {
+            Some(dir) => Some(framework::discover(&framework_dir(dir.as_deref()))?),
+            None => None,
+        })
+    }
+
+    /// Whether --framework was given.
+    pub fn given(&self) -> bool {
+        self.framework.is_some()
+    }
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 
-use super::args::{MethodOptionArgs, ResourceArgs};
+use super::args::{FrameworkArg, MethodOptionArgs, ResourceArgs};
 use super::{progress, Cli, InfoFormat};
 use wsd::corpus::Split;
 use wsd::disambig::MethodSpec;
@@ -29,6 +29,9 @@ pub struct DataArgs {
     /// Gold key file (`*.gold.key.txt`) of each --xml.
     #[arg(long, value_name = "GOLD.key")]
     pub gold: Vec<PathBuf>,
+    /// Every data set of the evaluation framework.
+    #[command(flatten)]
+    pub framework: FrameworkArg,
     /// Without --xml: this split of SemCor (--semcor DIR).
     #[arg(long, default_value = "test")]
     pub split: Split,
@@ -47,8 +50,12 @@ pub struct DataArgs {
 }
 
 impl DataArgs {
-    /// Read the data sets, each with its name.
-    pub fn read(&self, resources: &ResourceArgs) -> anyhow::Result<Vec<(String, Dataset)>> {
+    /// The XML data sets and their gold keys: the --xml/--gold pairs, or
+    /// the sets found under --framework.
+    fn xml_sets(&self) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> {
+        if let Some(sets) = self.framework.sets()? {
+            return Ok(sets.into_iter().map(|s| (s.xml, s.gold)).collect());
+        }
         if self.xml.len() != self.gold.len() {
             bail!(
                 "give one --gold per --xml ({} --xml, {} --gold)",
@@ -56,9 +63,20 @@ impl DataArgs {
                 self.gold.len()
             );
         }
-        if !self.xml.is_empty() {
+        Ok(self
+            .xml
+            .iter()
+            .cloned()
+            .zip(self.gold.iter().cloned())
+            .collect())
+    }
+
+    /// Read the data sets, each with its name.
+    pub fn read(&self, resources: &ResourceArgs) -> anyhow::Result<Vec<(String, Dataset)>> {
+        let sets = self.xml_sets()?;
+        if !sets.is_empty() {
             let mut out = Vec::new();
-            for (xml, gold) in self.xml.iter().zip(&self.gold) {
+            for (xml, gold) in &sets {
                 let mut name = dataset_name(xml);
                 if out.iter().any(|(n, _): &(String, Dataset)| *n == name) {
                     name = format!("{name}-{}", out.len() + 1);
@@ -74,22 +92,26 @@ impl DataArgs {
                     .with_context(|| format!("reading SemCor at {}", dir.display()))?,
             )]),
             None => bail!(
-                "give a data set: --xml DATA.xml --gold GOLD.key (repeatable), or --semcor DIR [--split test]"
+                "give a data set: --xml DATA.xml --gold GOLD.key (repeatable), --framework DIR, or --semcor DIR [--split test]"
             ),
         }
     }
 
     /// Warn (on stderr, even with `--quiet`) for each model of `specs`
     /// trained on one of the data sets ([`in_sample`]).
-    pub fn warn_in_sample(&self, res: &Resources, specs: &[MethodSpec]) {
-        let scored: Vec<in_sample::Scored<'_>> = if self.xml.is_empty() {
+    pub fn warn_in_sample(&self, res: &Resources, specs: &[MethodSpec]) -> anyhow::Result<()> {
+        let sets = self.xml_sets()?;
+        let scored: Vec<in_sample::Scored<'_>> = if sets.is_empty() {
             vec![in_sample::Scored::Semcor(self.split)]
         } else {
-            self.xml.iter().map(|x| in_sample::Scored::Xml(x)).collect()
+            sets.iter()
+                .map(|(x, _)| in_sample::Scored::Xml(x))
+                .collect()
         };
         for w in in_sample::warnings(res, specs, &scored) {
             eprintln!("wsd: warning: {w}");
         }
+        Ok(())
     }
 }
 
@@ -186,7 +208,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let inv = res.inventory()?;
     let data = args.data.read(&args.resources)?;
     let t = Instant::now();
-    args.data.warn_in_sample(res, &specs);
+    args.data.warn_in_sample(res, &specs)?;
     let study = study(cli, res, &specs, &data, &args.data)?;
     let title = args.title.clone().unwrap_or_else(|| {
         let names: Vec<&str> = data.iter().map(|(n, _)| n.as_str()).collect();
@@ -213,33 +235,28 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `wsd eval --report/--errors`: the report of one evaluation already run
-/// on `data` (named after `xml`, or the SemCor split), written where asked.
-#[allow(clippy::too_many_arguments)]
+/// `wsd eval --report/--errors`: the report of one method's evaluations
+/// already run on `sets` (one per set), written where asked.
 pub fn eval_report(
     inv: &wsd::wordnet::Inventory,
-    xml: Option<&std::path::Path>,
-    split: Split,
-    data: &Dataset,
-    ev: &wsd::eval::Evaluation,
+    sets: &[(String, &Dataset)],
+    evs: &[wsd::eval::Evaluation],
     pipeline: Option<&Pipeline<'_>>,
     report: Option<&std::path::Path>,
     errors: Option<&std::path::Path>,
 ) -> anyhow::Result<wsd::report::Report> {
-    let name = match xml {
-        Some(x) => dataset_name(x),
-        None => format!("semcor-{split}"),
-    };
-    let front_end = pipeline.map(|_| vec![wsd::report::frontend::by_instance(&ev.raw_alignment)]);
-    let mut study = Study::new(inv, &[(name.clone(), data)], front_end.as_deref());
-    study.add(vec![ev.clone()]);
+    let front_end: Option<Vec<_>> = pipeline.map(|_| {
+        evs.iter()
+            .map(|ev| wsd::report::frontend::by_instance(&ev.raw_alignment))
+            .collect()
+    });
+    let mut study = Study::new(inv, sets, front_end.as_deref());
+    study.add(evs.to_vec());
+    let names: Vec<&str> = sets.iter().map(|(n, _)| n.as_str()).collect();
+    let method = evs.first().map(|e| e.method.clone()).unwrap_or_default();
     let r = study.report(
         inv,
-        &title(
-            std::slice::from_ref(&ev.method),
-            &[&name],
-            pipeline.is_some(),
-        ),
+        &title(std::slice::from_ref(&method), &names, pipeline.is_some()),
     );
     if let Some(path) = report {
         write_report(path, &r)?;

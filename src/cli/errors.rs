@@ -42,7 +42,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         .resources(cli, PosTraining::when_raw(args.data.raw));
     let inv = res.inventory()?;
     let data = args.data.read(&args.resources)?;
-    args.data.warn_in_sample(res, std::slice::from_ref(&spec));
+    args.data.warn_in_sample(res, std::slice::from_ref(&spec))?;
     let study = study(cli, res, &[spec], &data, &args.data)?;
     let run = &study.runs[0];
     let n = match &args.output {

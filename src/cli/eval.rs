@@ -7,13 +7,17 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use super::args::{parse_share, MethodArgs, ResourceArgs};
+use super::args::{parse_share, FrameworkArg, MethodArgs, ResourceArgs};
 use super::{progress, Cli, InfoFormat};
-use wsd::corpus::{write_key_file, Split};
+use wsd::corpus::{write_key_file, KeyFile, Split};
 use wsd::disambig::calibration::{reliability, render_reliability};
 use wsd::disambig::Calibration;
-use wsd::eval::{evaluate, in_sample, render_text, Dataset, Input};
+use wsd::eval::framework::{self, FrameworkSet};
+use wsd::eval::{
+    evaluate, in_sample, render_rows, render_text, Dataset, Evaluation, Input, Score, ScoreReport,
+};
 use wsd::pipeline::{Pipeline, PosProbe, ProbeChoice, RawAlignment, RawOutcome, TargetSelection};
+use wsd::report::dataset_name;
 use wsd::resources::PosTraining;
 use wsd::text::{MweMatcher, MweMode};
 
@@ -35,6 +39,9 @@ pub struct Args {
     /// Gold key file (`*.gold.key.txt`) for --xml.
     #[arg(long, value_name = "GOLD.key")]
     pub gold: Option<PathBuf>,
+    /// Every data set of the evaluation framework.
+    #[command(flatten)]
+    pub framework: FrameworkArg,
     /// Without --xml: evaluate on this split of SemCor (--semcor DIR).
     #[arg(long, default_value = "test")]
     pub split: Split,
@@ -118,32 +125,30 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let Some(spec) = args.method.spec()? else {
         bail!("wsd eval needs --method (e.g. --method mfs)");
     };
+    let found = args.framework.sets()?;
     if let Some(out) = &args.output {
-        args.resources
-            .check_output(out, args.xml.iter().chain(&args.gold))?;
+        let inputs: Vec<&PathBuf> = match &found {
+            Some(sets) => sets.iter().flat_map(|s| [&s.xml, &s.gold]).collect(),
+            None => args.xml.iter().chain(&args.gold).collect(),
+        };
+        args.resources.check_output(out, inputs)?;
     }
     let res = args.resources.resources(cli, PosTraining::IfMissing);
     let inv = res.inventory()?;
-    let data = match (&args.xml, &args.resources.semcor) {
-        (Some(xml), _) => {
-            let gold = args.gold.as_ref().expect("clap requires --gold");
-            Dataset::from_xml(xml, gold)?
-        }
-        (None, Some(dir)) => Dataset::from_semcor(dir, args.split)
-            .with_context(|| format!("reading SemCor at {}", dir.display()))?,
-        (None, None) => {
-            bail!("give a data set: --xml DATA.xml --gold GOLD.key, or --semcor DIR [--split test]")
-        }
-    };
+    let sets = read_sets(args, found)?;
     let method = spec.build(res)?;
-    let scored = match &args.xml {
-        Some(xml) => in_sample::Scored::Xml(xml),
-        None => in_sample::Scored::Semcor(args.split),
-    };
-    for w in in_sample::warnings(res, std::slice::from_ref(&spec), &[scored]) {
+    let scored: Vec<in_sample::Scored<'_>> = sets
+        .iter()
+        .map(|s| match &s.xml {
+            Some(xml) => in_sample::Scored::Xml(xml),
+            None => in_sample::Scored::Semcor(args.split),
+        })
+        .collect();
+    for w in in_sample::warnings(res, std::slice::from_ref(&spec), &scored) {
         eprintln!("wsd: warning: {w}");
     }
-    let pb = progress::Progress::new(data.instances() as u64, "targets", cli.quiet);
+    let instances: usize = sets.iter().map(|s| s.data.instances()).sum();
+    let pb = progress::Progress::new(instances as u64, "targets", cli.quiet);
     let (mwe, pipeline);
     let input = if args.raw {
         let mode = if args.no_mwe { MweMode::None } else { args.mwe };
@@ -168,18 +173,29 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         Input::Gold
     };
-    let ev = evaluate(method.as_ref(), inv, &data.docs, &data.gold, input, &|n| {
-        pb.inc(n as u64)
-    });
+    let parts: Vec<Evaluation> = sets
+        .iter()
+        .map(|s| {
+            evaluate(
+                method.as_ref(),
+                inv,
+                &s.data.docs,
+                &s.data.gold,
+                input,
+                &|n| pb.inc(n as u64),
+            )
+        })
+        .collect();
     pb.finish();
     let report = match (&args.report, &args.errors) {
         (None, None) => None,
         (report, errors) => Some(super::compare::eval_report(
             inv,
-            args.xml.as_deref(),
-            args.split,
-            &data,
-            &ev,
+            &sets
+                .iter()
+                .map(|s| (s.name.clone(), &s.data))
+                .collect::<Vec<_>>(),
+            &parts,
             match input {
                 Input::Raw(p) => Some(p),
                 Input::Gold => None,
@@ -187,6 +203,16 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             report.as_deref(),
             errors.as_deref(),
         )?),
+    };
+    let rows = set_rows(&sets, &parts, args.framework.given());
+    let ev = Evaluation::concatenate(parts);
+    let merged_gold;
+    let gold = match sets.as_slice() {
+        [one] => &one.data.gold,
+        _ => {
+            merged_gold = concatenated_gold(&sets);
+            &merged_gold
+        }
     };
     if let Some(out) = &args.output {
         write_key_file(out, ev.system.iter())?;
@@ -202,7 +228,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let reliability = (args.top.is_some() || args.calibration).then(|| {
         reliability(
             &ev.answers,
-            &data.gold,
+            gold,
             &calibration,
             10,
             args.top.map_or(1, usize::from),
@@ -217,6 +243,16 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             v["decided_by"] = serde_json::json!(ev.decided_by);
             v["seconds"] = serde_json::json!(ev.seconds);
             v["instances_per_second"] = serde_json::json!(per_second);
+            if let Some(rows) = &rows {
+                v["datasets"] = serde_json::json!(rows
+                    .iter()
+                    .map(|(name, score)| {
+                        let mut row = serde_json::to_value(score)?;
+                        row["name"] = serde_json::json!(name);
+                        Ok(row)
+                    })
+                    .collect::<anyhow::Result<Vec<_>>>()?);
+            }
             if let Some(f) = ev.raw_found {
                 v["raw_text_instances_found"] = serde_json::json!(f);
             }
@@ -244,15 +280,30 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         }
         InfoFormat::Text => {
             writeln!(out, "method: {}", ev.method)?;
-            let report = if args.per_pos {
-                ev.report.clone()
-            } else {
-                wsd::eval::ScoreReport {
-                    by_pos: Default::default(),
-                    ..ev.report.clone()
+            if let Some(rows) = &rows {
+                write!(out, "{}", render_rows(rows))?;
+                if rows.iter().any(|(n, _)| n == ALL_BUT_DEV) {
+                    writeln!(
+                        out,
+                        "({ALL_BUT_DEV}: all but {}, the development set)",
+                        framework::DEV_SET
+                    )?;
                 }
-            };
-            write!(out, "{}", render_text(&report))?;
+            }
+            if rows.is_none() || args.per_pos {
+                let report = if args.per_pos {
+                    ev.report.clone()
+                } else {
+                    wsd::eval::ScoreReport {
+                        by_pos: Default::default(),
+                        ..ev.report.clone()
+                    }
+                };
+                if rows.is_some() {
+                    writeln!(out, "ALL by part of speech:")?;
+                }
+                write!(out, "{}", render_text(&report))?;
+            }
             let parts: Vec<String> = ev
                 .decided_by
                 .iter()
@@ -349,4 +400,107 @@ fn write_raw_errors(path: &std::path::Path, rows: &[RawAlignment]) -> anyhow::Re
         out.flush()
     })?;
     Ok(())
+}
+
+/// The label of the concatenation without the development set.
+const ALL_BUT_DEV: &str = "ALL-no-dev";
+
+/// A data set `wsd eval` scores.
+struct EvalSet {
+    /// Its name in the tables.
+    name: String,
+    /// Its XML file (none for SemCor), for the in-sample check.
+    xml: Option<PathBuf>,
+    /// The documents and gold keys.
+    data: Dataset,
+}
+
+/// The data sets of the command line: --xml, the sets --framework found,
+/// or a SemCor split. Several sets get their ids prefixed with their names
+/// ([`Dataset::prefix_ids`]), since their answers and keys are also taken
+/// together (`--output`, `--top`, `--report`).
+fn read_sets(args: &Args, found: Option<Vec<FrameworkSet>>) -> anyhow::Result<Vec<EvalSet>> {
+    let mut sets = match (found, &args.xml, &args.resources.semcor) {
+        (Some(found), _, _) => found
+            .into_iter()
+            .map(|s| {
+                Ok(EvalSet {
+                    data: Dataset::from_xml(&s.xml, &s.gold)?,
+                    name: s.name,
+                    xml: Some(s.xml),
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?,
+        (None, Some(xml), _) => {
+            let gold = args.gold.as_ref().expect("clap requires --gold");
+            vec![EvalSet {
+                name: dataset_name(xml),
+                data: Dataset::from_xml(xml, gold)?,
+                xml: Some(xml.clone()),
+            }]
+        }
+        (None, None, Some(dir)) => vec![EvalSet {
+            name: format!("semcor-{}", args.split),
+            data: Dataset::from_semcor(dir, args.split)
+                .with_context(|| format!("reading SemCor at {}", dir.display()))?,
+            xml: None,
+        }],
+        (None, None, None) => bail!(
+            "give a data set: --xml DATA.xml --gold GOLD.key, --framework DIR, or --semcor DIR [--split test]"
+        ),
+    };
+    if sets.len() > 1 {
+        for s in &mut sets {
+            s.data.prefix_ids(&s.name);
+        }
+    }
+    Ok(sets)
+}
+
+/// With --framework or several data sets: a row per set, then (with
+/// several) ALL, and ALL-no-dev when the development set is one of three
+/// or more.
+fn set_rows(
+    sets: &[EvalSet],
+    parts: &[Evaluation],
+    framework: bool,
+) -> Option<Vec<(String, Score)>> {
+    if sets.len() < 2 && !framework {
+        return None;
+    }
+    let mut rows: Vec<(String, Score)> = sets
+        .iter()
+        .zip(parts)
+        .map(|(s, p)| (s.name.clone(), p.report.overall.clone()))
+        .collect();
+    if sets.len() < 2 {
+        return Some(rows);
+    }
+    rows.push((
+        framework::ALL_SET.into(),
+        ScoreReport::concatenate(parts.iter().map(|p| &p.report)).overall,
+    ));
+    if sets.len() > 2 && sets.iter().any(|s| s.name == framework::DEV_SET) {
+        let held_out = sets
+            .iter()
+            .zip(parts)
+            .filter(|(s, _)| s.name != framework::DEV_SET)
+            .map(|(_, p)| &p.report);
+        rows.push((
+            ALL_BUT_DEV.into(),
+            ScoreReport::concatenate(held_out).overall,
+        ));
+    }
+    Some(rows)
+}
+
+/// The gold keys of all sets in one key file (their ids are distinct).
+fn concatenated_gold(sets: &[EvalSet]) -> KeyFile {
+    let mut gold = KeyFile::new();
+    for s in sets {
+        for (id, keys) in s.data.gold.iter() {
+            gold.insert(id, keys.to_vec());
+        }
+    }
+    gold
 }

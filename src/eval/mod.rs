@@ -32,6 +32,7 @@ use serde::Serialize;
 use crate::corpus::KeyFile;
 use crate::wordnet::{Pos, SenseKey};
 
+pub mod framework;
 pub mod in_sample;
 pub mod keys;
 pub mod run;
@@ -103,6 +104,14 @@ pub struct Problems {
 }
 
 impl Problems {
+    /// Add `other`'s count, and its examples while there is room.
+    fn append(&mut self, other: &Problems) {
+        self.count += other.count;
+        let room = EXAMPLES.saturating_sub(self.examples.len());
+        self.examples
+            .extend(other.examples.iter().take(room).cloned());
+    }
+
     fn push(&mut self, example: impl FnOnce() -> String) {
         self.count += 1;
         if self.examples.len() < EXAMPLES {
@@ -135,6 +144,32 @@ pub struct ScoreReport {
     pub unknown_gold_keys: Problems,
 }
 
+impl ScoreReport {
+    /// The report of several data sets scored as one, as if their gold
+    /// and system key files were concatenated (their ids being distinct):
+    /// instances, answers and credit add up per row and the rates are
+    /// recomputed from the sums, so this is the framework's `ALL` score,
+    /// not an average of the sets' rates. Problem counts add up too; the
+    /// first [`EXAMPLES`] examples are kept.
+    pub fn concatenate<'a>(reports: impl IntoIterator<Item = &'a ScoreReport>) -> ScoreReport {
+        let mut all = Acc::default();
+        let mut by_pos: BTreeMap<String, Acc> = BTreeMap::new();
+        let mut out = ScoreReport::default();
+        for r in reports {
+            all.add(&r.overall);
+            for (pos, s) in &r.by_pos {
+                by_pos.entry(pos.clone()).or_default().add(s);
+            }
+            out.unknown_ids.append(&r.unknown_ids);
+            out.unknown_keys.append(&r.unknown_keys);
+            out.unknown_gold_keys.append(&r.unknown_gold_keys);
+        }
+        out.overall = all.score();
+        out.by_pos = by_pos.into_iter().map(|(p, a)| (p, a.score())).collect();
+        out
+    }
+}
+
 /// The `by_pos` bucket (and text row) of gold instances whose POS neither
 /// the data set nor the gold key gives (an instance without `pos`, a gold
 /// key such as `U`): without it the per-POS rows would not add up to the
@@ -151,6 +186,12 @@ struct Acc {
 impl Acc {
     fn score(&self) -> Score {
         Score::new(self.instances, self.answered, self.correct)
+    }
+
+    fn add(&mut self, s: &Score) {
+        self.instances += s.instances;
+        self.answered += s.answered;
+        self.correct += s.correct;
     }
 }
 
@@ -247,17 +288,8 @@ pub fn looks_like_sense_key(key: &str) -> bool {
 /// noun    70.1   69.9   70.0        159       158      99.4
 /// ```
 pub fn render_text(report: &ScoreReport) -> String {
-    let mut out = String::new();
-    out.push_str(&format!(
-        "{:<6} {:>6} {:>6} {:>6} {:>10} {:>9} {:>9}\n",
-        "", "P", "R", "F1", "instances", "answered", "coverage"
-    ));
-    let row = |out: &mut String, label: &str, s: &Score| {
-        out.push_str(&format!(
-            "{:<6} {:>6.1} {:>6.1} {:>6.1} {:>10} {:>9} {:>9.1}\n",
-            label, s.precision, s.recall, s.f1, s.instances, s.answered, s.coverage
-        ));
-    };
+    let mut out = render_header(6);
+    let row = |out: &mut String, label: &str, s: &Score| out.push_str(&render_row(6, label, s));
     row(&mut out, "all", &report.overall);
     for p in Pos::ALL {
         if let Some(s) = report.by_pos.get(&p.letter().to_string()) {
@@ -287,6 +319,43 @@ pub fn render_text(report: &ScoreReport) -> String {
         }
     }
     out
+}
+
+/// Scores under labels, as [`render_text`]'s table with the label column
+/// as wide as the longest label: `wsd eval --framework`'s one row per
+/// data set.
+///
+/// ```text
+///                 P      R     F1  instances  answered  coverage
+/// senseval2    66.2   66.2   66.2       2282      2282     100.0
+/// semeval2007  55.2   55.2   55.2        455       455     100.0
+/// ```
+pub fn render_rows(rows: &[(String, Score)]) -> String {
+    let width = rows
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let mut out = render_header(width);
+    for (label, s) in rows {
+        out.push_str(&render_row(width, label, s));
+    }
+    out
+}
+
+fn render_header(width: usize) -> String {
+    format!(
+        "{:<width$} {:>6} {:>6} {:>6} {:>10} {:>9} {:>9}\n",
+        "", "P", "R", "F1", "instances", "answered", "coverage"
+    )
+}
+
+fn render_row(width: usize, label: &str, s: &Score) -> String {
+    format!(
+        "{:<width$} {:>6.1} {:>6.1} {:>6.1} {:>10} {:>9} {:>9.1}\n",
+        label, s.precision, s.recall, s.f1, s.instances, s.answered, s.coverage
+    )
 }
 
 impl fmt::Display for ScoreReport {
@@ -336,6 +405,32 @@ mod tests {
         for s in r.by_pos.values() {
             assert_eq!((s.instances, s.f1), (1, 100.0));
         }
+    }
+
+    #[test]
+    fn concatenated_reports_score_as_the_concatenated_files() {
+        let (g1, s1) = (
+            keys("a x%1:00:00::\nb y%2:00:00::\nc z%3:00:00::\n"),
+            keys("a x%1:00:00::\nb q%2:00:00:: y%2:00:00::\nzz x%1:00:00::\n"),
+        );
+        let (g2, s2) = (
+            keys("d x%1:00:00::\ne y%4:00:00::\n"),
+            keys("d w%1:00:00::\ne y%4:00:00::\nyy x%1:00:00::\n"),
+        );
+        let (g, s) = (
+            keys("a x%1:00:00::\nb y%2:00:00::\nc z%3:00:00::\nd x%1:00:00::\ne y%4:00:00::\n"),
+            keys("a x%1:00:00::\nb q%2:00:00:: y%2:00:00::\nzz x%1:00:00::\nd w%1:00:00::\ne y%4:00:00::\nyy x%1:00:00::\n"),
+        );
+        let parts = [
+            score(&g1, &s1, None, &all_known),
+            score(&g2, &s2, None, &all_known),
+        ];
+        let joined = ScoreReport::concatenate(&parts);
+        assert_eq!(joined, score(&g, &s, None, &all_known));
+        assert!(close(joined.overall.correct, 2.5));
+        assert_eq!(joined.unknown_ids.examples, ["zz", "yy"]);
+        assert_eq!(joined.by_pos["n"].instances, 2);
+        assert_eq!(ScoreReport::concatenate([]), ScoreReport::default());
     }
 
     #[test]

@@ -62,6 +62,35 @@ impl Dataset {
         Dataset { docs, gold }
     }
 
+    /// Prefix every document, sentence and instance id (and the gold
+    /// keys' ids) with `name.`, as the framework's `ALL` data set spells
+    /// them (`semeval2007.d000.s000.t000`): each of its sets numbers its
+    /// instances from `d000.s000.t000`, so sets scored together need the
+    /// prefix to stay apart, and a key file written from them scores
+    /// against `ALL.gold.key.txt`.
+    pub fn prefix_ids(&mut self, name: &str) {
+        let prefixed = |id: &mut String| *id = format!("{name}.{id}");
+        for doc in &mut self.docs {
+            prefixed(&mut doc.id);
+            for sentence in &mut doc.sentences {
+                prefixed(&mut sentence.id);
+                for token in &mut sentence.tokens {
+                    if let Some(id) = &mut token.instance {
+                        prefixed(id);
+                    }
+                    if let Some(id) = token.head.as_mut().and_then(|h| h.instance.as_mut()) {
+                        prefixed(id);
+                    }
+                }
+            }
+        }
+        let mut gold = KeyFile::new();
+        for (id, keys) in self.gold.iter() {
+            gold.insert(format!("{name}.{id}"), keys.to_vec());
+        }
+        self.gold = gold;
+    }
+
     /// The number of instances (targets) of the documents.
     pub fn instances(&self) -> usize {
         self.docs.iter().map(|d| d.target_count()).sum()
@@ -103,6 +132,44 @@ pub struct Evaluation {
     pub instances: usize,
     /// Seconds spent running the method (and the pipeline).
     pub seconds: f64,
+}
+
+impl Evaluation {
+    /// Several evaluations of one method (on data sets with distinct
+    /// instance ids) as one: the scores of the concatenated data
+    /// ([`ScoreReport::concatenate`]), every answer and alignment in the
+    /// parts' order, the counts and seconds summed.
+    pub fn concatenate(parts: Vec<Evaluation>) -> Evaluation {
+        let report = ScoreReport::concatenate(parts.iter().map(|p| &p.report));
+        let mut out = Evaluation {
+            report,
+            ..Evaluation::default()
+        };
+        let mut breakdown: Option<RawBreakdown> = None;
+        for p in parts {
+            if out.method.is_empty() {
+                out.method = p.method;
+            }
+            for (id, keys) in p.system.iter() {
+                out.system.insert(id, keys.to_vec());
+            }
+            for (by, n) in p.decided_by {
+                *out.decided_by.entry(by).or_default() += n;
+            }
+            out.answers.extend(p.answers);
+            if let Some(f) = p.raw_found {
+                *out.raw_found.get_or_insert(0) += f;
+            }
+            if let Some(b) = &p.raw_breakdown {
+                breakdown.get_or_insert_with(RawBreakdown::default).merge(b);
+            }
+            out.raw_alignment.extend(p.raw_alignment);
+            out.instances += p.instances;
+            out.seconds += p.seconds;
+        }
+        out.raw_breakdown = breakdown;
+        out
+    }
 }
 
 /// Run `method` on `docs` and score it against `gold` with the
