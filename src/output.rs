@@ -1,6 +1,7 @@
 //! Writers for tagged documents: TSV (one row per token), JSON lines (one
-//! object per sentence) and key files (`id key`, for `wsd score`), with
-//! sense ids spelt as sense keys, offsets or NLTK names.
+//! object per sentence), key files (`id key`, for `wsd score`) and text for
+//! people to read (each sentence, then its targets with their senses'
+//! definitions), with sense ids spelt as sense keys, offsets or NLTK names.
 //!
 //! Every target row carries a sense or says why not: its `method` column
 //! names who answered and `decided` how (`method`, `tie`, `fallback`,
@@ -34,6 +35,10 @@ pub enum TagFormat {
     Jsonl,
     /// `instance-id sense-key` per target, for `wsd score`.
     Key,
+    /// For reading: each sentence, then a line per target with its sense
+    /// and the sense's definition (the words of a joined multiword
+    /// indented under it).
+    Text,
 }
 
 /// How sense ids are written.
@@ -309,6 +314,7 @@ impl<'a> TagWriter<'a> {
                     out.push(b'\n');
                 }
             }
+            TagFormat::Text => self.format_text(&mut out, doc, &mut pred_of, first_sentence)?,
             TagFormat::Key => {
                 for (si, s) in doc.sentences.iter().enumerate() {
                     for (ti, t) in s.tokens.iter().enumerate() {
@@ -337,6 +343,127 @@ impl<'a> TagWriter<'a> {
     }
 }
 
+impl TagWriter<'_> {
+    /// [`TagFormat::Text`]: the document's name (when it has one, before
+    /// its first sentence), then per sentence its text rebuilt from the
+    /// token spans and one line per target: words, sense, definition,
+    /// aligned; `--top` adds the runner-up senses with their
+    /// probabilities, `--explain` the evidence, each on a line below.
+    fn format_text<'p>(
+        &self,
+        out: &mut Vec<u8>,
+        doc: &Document,
+        pred_of: &mut impl FnMut(bool) -> Answer<'p>,
+        first_sentence: usize,
+    ) -> std::io::Result<()> {
+        if first_sentence == 0 && !doc.id.is_empty() && doc.id != "stdin" {
+            writeln!(out, "== {} ==", doc.id)?;
+        }
+        for s in &doc.sentences {
+            writeln!(out, "{}", sentence_text(s))?;
+            let mut rows: Vec<TextRow> = Vec::new();
+            for t in &s.tokens {
+                let words = t.unit_words().into_iter().map(|(_, w)| (w, 4));
+                for (t, indent) in std::iter::once((t, 2)).chain(words) {
+                    let p = match pred_of(t.instance.is_some()) {
+                        Answer::NotATarget => continue,
+                        Answer::Target(p) => p,
+                    };
+                    let text = one_line(&t.text).into_owned();
+                    let Some(p) = p else {
+                        rows.push(TextRow {
+                            indent,
+                            words: text,
+                            sense: "-".into(),
+                            definition: format!("({ABSTAINED})"),
+                            below: vec![],
+                        });
+                        continue;
+                    };
+                    let mut below = Vec::new();
+                    if self.top > 0 {
+                        let others: Vec<String> = self
+                            .calibration
+                            .probabilities(p)
+                            .senses
+                            .iter()
+                            .take(self.top)
+                            .map(|(k, q)| format!("{} {q:.3}", self.sense_id(k)))
+                            .collect();
+                        below.push(format!("top: {}", others.join(", ")));
+                    }
+                    if self.explain {
+                        if let Some(e) = &p.evidence {
+                            below.push(format!("evidence: {}", e.text()));
+                        }
+                    }
+                    rows.push(TextRow {
+                        indent,
+                        words: text,
+                        sense: self.sense_id(&p.key),
+                        definition: self.definition(&p.key),
+                        below,
+                    });
+                }
+            }
+            let width = |f: &dyn Fn(&TextRow) -> usize| rows.iter().map(f).max().unwrap_or(0);
+            let words_w = width(&|r| r.indent + r.words.chars().count());
+            let sense_w = width(&|r| r.sense.chars().count());
+            for TextRow {
+                indent,
+                words,
+                sense,
+                definition,
+                below,
+            } in &rows
+            {
+                let pad = words_w - indent;
+                writeln!(
+                    out,
+                    "{:indent$}{words:<pad$}  {sense:<sense_w$}  {definition}",
+                    ""
+                )?;
+                for line in below {
+                    writeln!(out, "{:indent$}    {line}", "")?;
+                }
+            }
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+}
+
+/// A target's line of [`TagFormat::Text`] and the lines below it.
+struct TextRow {
+    /// Spaces before the words (a unit's words are further in).
+    indent: usize,
+    /// The target's text.
+    words: String,
+    /// Its sense id, `-` when no method answered.
+    sense: String,
+    /// The sense's definition, or `(abstained)`.
+    definition: String,
+    /// `top: …` and `evidence: …`.
+    below: Vec<String>,
+}
+
+/// A sentence's text rebuilt from its tokens: one space where the input
+/// had any whitespace between two tokens (their spans are apart), none
+/// where they touched (`rates.`); tokens without spans are spaced.
+fn sentence_text(s: &crate::corpus::Sentence) -> String {
+    let mut out = String::new();
+    let mut last_end: Option<usize> = None;
+    for t in &s.tokens {
+        let touching = matches!((last_end, t.span), (Some(end), Some((start, _))) if start == end);
+        if last_end.is_some() && !touching {
+            out.push(' ');
+        }
+        out.push_str(&one_line(&t.text));
+        last_end = Some(t.span.map_or(usize::MAX, |(_, e)| e));
+    }
+    out
+}
+
 /// A TSV `text` field on one line: a multiword that a line break splits in
 /// the input (`of` / `course` of hard-wrapped text) is written with its
 /// whitespace runs as one space, so every row stays one line for `cut`,
@@ -352,6 +479,31 @@ fn one_line(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::one_line;
+
+    #[test]
+    fn sentences_are_rebuilt_with_the_inputs_spacing() {
+        use crate::corpus::{Sentence, Token};
+        let tok = |text: &str, start: usize| Token {
+            text: text.into(),
+            span: Some((start, start + text.len())),
+            ..Token::default()
+        };
+        let s = Sentence {
+            id: "s0".into(),
+            tokens: vec![tok("The", 0), tok("bank", 6), tok("rose", 11), tok(".", 15)],
+        };
+        assert_eq!(super::sentence_text(&s), "The bank rose.");
+        let unspanned = Sentence {
+            id: "s1".into(),
+            tokens: ["a", "b"]
+                .map(|w| Token {
+                    text: w.into(),
+                    ..Token::default()
+                })
+                .to_vec(),
+        };
+        assert_eq!(super::sentence_text(&unspanned), "a b");
+    }
 
     #[test]
     fn text_fields_stay_on_one_line() {

@@ -354,3 +354,92 @@ fn revised_non_targets_show_no_model_category() {
     assert_eq!(house["pos"], "n", "{out}");
     assert!(house["sense"].is_string(), "{out}");
 }
+
+/// `--format text` is for reading: the sentence as written, then a line per
+/// target with its sense and definition, a joined unit's words indented
+/// under it, abstentions said, `--top`/`--explain` on lines below, a
+/// file's name above its first sentence.
+#[test]
+fn text_format_shows_each_sentence_and_its_senses_definitions() {
+    let (code, out, err) = run_stdin(
+        tag().args(["--method", "mfs", "--format", "text"]),
+        b"The bank raised interest rates.\nWe sat   on the river bank.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "The bank raised interest rates.", "{out}");
+    let row = |word: &str| -> Vec<&str> {
+        lines
+            .iter()
+            .find(|l| l.trim_start().starts_with(&format!("{word} ")))
+            .unwrap_or_else(|| panic!("no row for {word}:\n{out}"))
+            .split("  ")
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .collect()
+    };
+    let bank = row("bank");
+    assert_eq!(bank[1], "bank%1:17:01::", "{out}");
+    let definition = wsd::wordnet::Inventory::sense_by_key(inventory(), "bank%1:17:01::")
+        .unwrap()
+        .0
+        .definition
+        .clone();
+    assert_eq!(bank[2], definition);
+    // the unit at the target indent, its words further in, all aligned
+    let unit = lines
+        .iter()
+        .find(|l| l.contains("interest rates "))
+        .unwrap();
+    let word = lines
+        .iter()
+        .find(|l| l.trim_start().starts_with("rates "))
+        .unwrap();
+    assert!(
+        unit.starts_with("  interest rates") && word.starts_with("    rates"),
+        "{out}"
+    );
+    assert_eq!(unit.find("interest_rate%"), word.find("rate%"), "{out}");
+    // the input's spacing between tokens is one space; a blank line ends a sentence
+    assert!(lines.contains(&"We sat on the river bank."), "{out}");
+    assert_eq!(lines.iter().filter(|l| l.is_empty()).count(), 2, "{out}");
+    // --top and --explain: a line each below the target
+    let (code, out, err) = run_stdin(
+        tag().args([
+            "--method",
+            "lesk-ext",
+            "--format",
+            "text",
+            "--top",
+            "2",
+            "--explain",
+        ]),
+        b"The bank raised interest rates.\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\n      top: bank%1:14:00:: 0."), "{out}");
+    assert!(out.contains("\n      evidence: overlap"), "{out}");
+    // a file is named above its first sentence; abstentions are said
+    let dir = tempdir();
+    let model = dir.path().join("nb.wsd");
+    ok(wsd()
+        .args(["train", "--method", "nb", "--limit-docs", "3", "--output"])
+        .arg(&model));
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, "The committee approved the budget.\n").unwrap();
+    let out = ok(tag()
+        .args(["--method", "nb", "--format", "text", "--model"])
+        .arg(&model)
+        .arg(&file));
+    assert!(
+        out.starts_with("== ") && out.lines().next().unwrap().ends_with("notes.txt =="),
+        "{out}"
+    );
+    let committee: Vec<&str> = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("committee "))
+        .unwrap_or_else(|| panic!("{out}"))
+        .split_whitespace()
+        .collect();
+    assert_eq!(committee, ["committee", "-", "(abstained)"], "{out}");
+}

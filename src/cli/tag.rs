@@ -28,7 +28,7 @@ use wsd::text::{MweMatcher, MweMode};
 /// Arguments of `wsd tag`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  echo \"The bank raised its rates.\" | wsd tag\n  wsd tag book.txt --method lesk-ext --gloss --output book.tsv\n  wsd tag notes.txt --format jsonl --sense-format name\n  wsd tag notes.txt --top 3 --explain"
+    after_help = "Examples:\n  echo \"The bank raised its rates.\" | wsd tag\n  wsd tag book.txt --method lesk-ext --gloss --output book.tsv\n  wsd tag notes.txt --format jsonl --sense-format name\n  wsd tag notes.txt --top 3 --explain\n  wsd tag notes.txt --format text"
 )]
 pub struct Args {
     /// Text files to tag; `-` (or nothing) reads standard input.
