@@ -408,3 +408,49 @@ fn eval_framework_scores_each_set_and_their_concatenation() {
         "{err}"
     );
 }
+
+/// `wsd data` says where each resource is, lists the framework's data sets
+/// it found, and for what is missing how to get it.
+#[test]
+fn data_lists_resources_framework_sets_and_how_to_fetch_the_missing() {
+    let tmp = tempdir();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(home.join("corpora/wsd-eval")).unwrap();
+    std::os::unix::fs::symlink(
+        semeval().canonicalize().unwrap(),
+        home.join("corpora/wsd-eval/semeval2007"),
+    )
+    .unwrap();
+    let data = |format: &str| {
+        ok(wsd()
+            .current_dir(tmp.path())
+            .env("WSD_HOME", &home)
+            .args(["data", "--format", format]))
+    };
+    let v: serde_json::Value = serde_json::from_str(&data("json")).unwrap();
+    let rows = v["resources"].as_array().unwrap();
+    let row = |name: &str| {
+        rows.iter()
+            .find(|r| r["resource"] == name)
+            .unwrap_or_else(|| panic!("no {name} row: {v}"))
+    };
+    let sets = row("framework sets");
+    assert_eq!(sets["found"], true);
+    assert_eq!(sets["sets"], serde_json::json!(["semeval2007"]));
+    assert_eq!(row("SemEval-2007 (dev set)")["found"], true);
+    let ens = row("ens model");
+    assert_eq!(ens["found"], false);
+    assert!(ens["fetch"]
+        .as_str()
+        .unwrap()
+        .contains("wsd train --method ens"));
+    let text = data("text");
+    assert!(
+        text.contains("(semeval2007; wsd eval --framework)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("SemCor 3.0               missing ("),
+        "{text}"
+    );
+}

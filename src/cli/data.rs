@@ -6,8 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::{Cli, InfoFormat};
+use wsd::eval::framework::discover;
 use wsd::resources::{
-    data_home, default_model_path, locate, DEFAULT_ENCODER, DEFAULT_SEMCOR, DEFAULT_SEMEVAL2007,
+    data_home, default_model_path, locate, DEFAULT_ENCODER, DEFAULT_FRAMEWORK, DEFAULT_SEMCOR,
+    DEFAULT_SEMEVAL2007,
 };
 use wsd::wordnet::find_dict;
 
@@ -27,6 +29,9 @@ struct Row {
     found: bool,
     /// How to get it when missing.
     fetch: &'static str,
+    /// The evaluation framework's data sets found in the folder.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    sets: Vec<String>,
 }
 
 /// Run `wsd data`.
@@ -40,7 +45,12 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         resource,
         path,
         fetch,
+        sets: Vec::new(),
     };
+    let framework = locate(DEFAULT_FRAMEWORK);
+    let sets: Vec<String> = discover(&framework)
+        .map(|sets| sets.into_iter().map(|s| s.name).collect())
+        .unwrap_or_default();
     let rows = vec![
         Row {
             resource: "WordNet 3.0",
@@ -48,6 +58,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             found: wordnet.1,
             fetch:
                 "scripts/install.sh (fills the data home; or scripts/fetch-data.sh in a checkout)",
+            sets: Vec::new(),
         },
         file_row("SemCor 3.0", locate(DEFAULT_SEMCOR), "scripts/install.sh"),
         file_row(
@@ -55,6 +66,13 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             locate(DEFAULT_SEMEVAL2007),
             "scripts/fetch-data.sh",
         ),
+        Row {
+            resource: "framework sets",
+            found: !sets.is_empty(),
+            path: framework,
+            fetch: "scripts/fetch-data.sh (all sets when it downloads the framework)",
+            sets,
+        },
         file_row(
             "encoder (knn, embed)",
             locate(DEFAULT_ENCODER),
@@ -75,6 +93,11 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             default_model_path("knn"),
             "wsd train --method knn",
         ),
+        file_row(
+            "ens model",
+            default_model_path("ens"),
+            "wsd train --method ens (after nb and knn)",
+        ),
     ];
     let home = data_home();
     let mut out = std::io::stdout().lock();
@@ -89,7 +112,15 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 None => writeln!(out, "data home: none ($WSD_HOME and $HOME unset)")?,
             }
             for r in &rows {
-                if r.found {
+                if r.found && !r.sets.is_empty() {
+                    writeln!(
+                        out,
+                        "{:<24} {} ({}; wsd eval --framework)",
+                        r.resource,
+                        r.path.display(),
+                        r.sets.join(", ")
+                    )?;
+                } else if r.found {
                     writeln!(out, "{:<24} {}", r.resource, r.path.display())?;
                 } else {
                     writeln!(
