@@ -394,7 +394,22 @@ fn eval_framework_scores_each_set_and_their_concatenation() {
             "--framework",
         ])
         .arg(&framework));
-    assert!(report.contains("semeval2015"), "{report:.300}");
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    let by_set: Vec<(&str, f64)> = report["methods"][0]["by_dataset"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let f1 = r["f1"].as_f64().unwrap();
+            (r["label"].as_str().unwrap(), f1)
+        })
+        .collect();
+    let labels: Vec<&str> = by_set.iter().map(|(l, _)| *l).collect();
+    assert_eq!(
+        labels,
+        ["senseval2", "semeval2007", "semeval2015", "ALL-no-dev"]
+    );
+    assert!((by_set[3].1 - count(4, "f1")).abs() < 1e-9, "{by_set:?}");
     // a folder without data sets is an error naming it
     let empty = tmp.path().join("empty");
     std::fs::create_dir_all(&empty).unwrap();

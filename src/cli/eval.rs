@@ -282,10 +282,11 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             writeln!(out, "method: {}", ev.method)?;
             if let Some(rows) = &rows {
                 write!(out, "{}", render_rows(rows))?;
-                if rows.iter().any(|(n, _)| n == ALL_BUT_DEV) {
+                if rows.iter().any(|(n, _)| n == framework::ALL_BUT_DEV) {
                     writeln!(
                         out,
-                        "({ALL_BUT_DEV}: all but {}, the development set)",
+                        "({}: all but {}, the development set)",
+                        framework::ALL_BUT_DEV,
                         framework::DEV_SET
                     )?;
                 }
@@ -402,9 +403,6 @@ fn write_raw_errors(path: &std::path::Path, rows: &[RawAlignment]) -> anyhow::Re
     Ok(())
 }
 
-/// The label of the concatenation without the development set.
-const ALL_BUT_DEV: &str = "ALL-no-dev";
-
 /// A data set `wsd eval` scores.
 struct EvalSet {
     /// Its name in the tables.
@@ -487,7 +485,7 @@ fn set_rows(
             .filter(|(s, _)| s.name != framework::DEV_SET)
             .map(|(_, p)| &p.report);
         rows.push((
-            ALL_BUT_DEV.into(),
+            framework::ALL_BUT_DEV.into(),
             ScoreReport::concatenate(held_out).overall,
         ));
     }

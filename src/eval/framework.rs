@@ -25,6 +25,11 @@ use crate::{Error, Result};
 /// The framework's development set, the one models are tuned on.
 pub const DEV_SET: &str = "semeval2007";
 
+/// The label of every set but [`DEV_SET`] taken together: the held-out
+/// figure, in `wsd eval --framework`'s table and `wsd compare`'s F1 by data
+/// set.
+pub const ALL_BUT_DEV: &str = "ALL-no-dev";
+
 /// The framework's own concatenation of its five sets.
 pub const ALL_SET: &str = "ALL";
 

@@ -10,6 +10,7 @@ use super::{
     Metrics, Report, Row, REPORT_VERSION,
 };
 use crate::disambig::{candidates, Decision, FallbackReason, Prediction};
+use crate::eval::framework::{ALL_BUT_DEV, DEV_SET};
 use crate::eval::Dataset;
 use crate::wordnet::{Inventory, Pos};
 
@@ -314,6 +315,30 @@ pub fn analyse(inv: &Inventory, title: &str, instances: &Instances, runs: &[Meth
     }
 }
 
+/// A row per data set and, when the framework's development set is one
+/// of three or more, [`ALL_BUT_DEV`]: the others together, the held-out
+/// figure (as `wsd eval --framework` prints it).
+fn dataset_rows(names: &[&str], accs: &[Acc]) -> Vec<(String, Acc)> {
+    let mut out: Vec<(String, Acc)> = names
+        .iter()
+        .map(|n| n.to_string())
+        .zip(accs.iter().copied())
+        .collect();
+    let dev = DEV_SET;
+    if names.len() > 2 && names.contains(&dev) {
+        let mut rest = Acc::default();
+        for (name, acc) in names.iter().zip(accs) {
+            if *name != dev {
+                rest.instances += acc.instances;
+                rest.answered += acc.answered;
+                rest.correct += acc.correct;
+            }
+        }
+        out.push((ALL_BUT_DEV.to_string(), rest));
+    }
+    out
+}
+
 fn method_report(inv: &Inventory, instances: &Instances, run: &MethodRun) -> MethodReport {
     let items = &instances.items;
     let total = items.len();
@@ -429,14 +454,8 @@ fn method_report(inv: &Inventory, instances: &Instances, run: &MethodRun) -> Met
                 .collect(),
         ),
         by_dataset: if instances.datasets.len() > 1 {
-            rows(
-                instances
-                    .datasets
-                    .iter()
-                    .map(|d| d.name.clone())
-                    .zip(by_dataset)
-                    .collect(),
-            )
+            let names: Vec<&str> = instances.datasets.iter().map(|d| d.name.as_str()).collect();
+            rows(dataset_rows(&names, &by_dataset))
         } else {
             Vec::new()
         },
