@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job on a sample text: fetch data if missing, build, tag.
+# The main job on a sample text: fetch data if missing, build, tag (as text
+# to read; `--format tsv`, the default, is for programs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/fetch-data.sh
@@ -17,5 +18,5 @@ TXT
 # is the best trained model in models/, else the first sense).
 echo "== wsd tag --method lesk-ext (sample text)" >&2
 ROOT=$PWD
-(cd "$tmp" && "$ROOT/$WSD" --wordnet "$ROOT/wordnet/dict" tag sample.txt --method lesk-ext --gloss \
+(cd "$tmp" && "$ROOT/$WSD" --wordnet "$ROOT/wordnet/dict" tag sample.txt --method lesk-ext --format text \
   --pos-model "$ROOT/models/pos.wsd" --semcor-counts "$ROOT/corpora/semcor3.0")
