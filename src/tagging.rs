@@ -142,6 +142,11 @@ pub struct Tagger<'a> {
     pub method: &'a dyn Disambiguator,
     /// The output format.
     pub writer: &'a TagWriter<'a>,
+    /// Tag each line (each record) as soon as it is read and flush the
+    /// output after it, instead of gathering blocks for the worker threads:
+    /// for a terminal, or a program that writes a line and waits for its
+    /// answer. A sentence then never runs across a line break.
+    pub line_buffered: bool,
 }
 
 impl Tagger<'_> {
@@ -156,10 +161,13 @@ impl Tagger<'_> {
         pool: &rayon::ThreadPool,
         progress: &dyn Fn(u64),
     ) -> Result<TagStats, TagError> {
-        let mut blocks = BlockReader::new(input);
+        let (mut blocks, batch) = if self.line_buffered {
+            (BlockReader::line_buffered(input), 1)
+        } else {
+            (BlockReader::new(input), pool.current_num_threads() * 4)
+        };
         let mut next_sentence = 0usize;
         let mut stats = TagStats::default();
-        let batch = pool.current_num_threads() * 4;
         loop {
             let mut batch_blocks = Vec::with_capacity(batch);
             let mut stop = None;
@@ -213,6 +221,9 @@ impl Tagger<'_> {
                     .iter()
                     .map(|s| s.tokens.len())
                     .sum::<usize>();
+            }
+            if self.line_buffered {
+                sink.flush().map_err(TagError::Write)?;
             }
             let n: usize = batch_blocks.iter().map(|(_, t)| t.len()).sum();
             stats.bytes += n;

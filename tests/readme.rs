@@ -180,3 +180,63 @@ fn every_console_example_of_the_readme_is_a_real_run() {
     assert!(ran >= 8, "only {ran} examples ran");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The README's Python snippet under `--line-buffered` (a process that
+/// answers record by record) runs, against this build's `wsd`, and prints
+/// what the README says it prints.
+#[test]
+fn the_readmes_line_buffered_python_worker_runs() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut lines = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("* `--line-buffered`"))
+        .skip_while(|l| l.trim() != "```python")
+        .skip(1);
+    let snippet: Vec<&str> = lines
+        .by_ref()
+        .take_while(|l| l.trim() != "```")
+        .map(|l| l.strip_prefix("  ").unwrap_or(l))
+        .collect();
+    assert!(snippet.len() > 5, "no python block under --line-buffered");
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_wsd"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let home = tempdir();
+    std::fs::create_dir_all(home.path().join("models")).unwrap();
+    std::os::unix::fs::symlink(
+        root().join("wordnet").canonicalize().unwrap(),
+        home.path().join("wordnet"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(pos_model(), home.path().join("models/pos.wsd")).unwrap();
+    let out = match std::process::Command::new("python3")
+        .arg("-c")
+        .arg(snippet.join("\n"))
+        .current_dir(home.path())
+        .env("PATH", &path)
+        .env("WSD_HOME", home.path())
+        .env_remove("WNSEARCHDIR")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("python3 not found ({e}): the README's worker snippet is not run");
+            return;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "sat sit%2:35:00::\nriver river%1:17:00::\nbank bank%1:17:01::\n"
+    );
+}

@@ -1,5 +1,7 @@
 //! `wsd tag` on plain text: the pipeline, output formats, streaming, bad input.
 
+use std::process::Command;
+
 use crate::util::*;
 
 const BANK: &str = "The bank can guarantee deposit will eventually cover future tuition cost because it invests in adjustable rate mortgage securities.";
@@ -442,4 +444,77 @@ fn text_format_shows_each_sentence_and_its_senses_definitions() {
         .split_whitespace()
         .collect();
     assert_eq!(committee, ["committee", "-", "(abstained)"], "{out}");
+}
+
+/// Spawn `cmd` with piped stdin/stdout and a thread that hands each line
+/// of its output over a channel, so a test can wait for a line with a
+/// time limit instead of hanging on a process that waits for more input.
+fn converse(cmd: &mut Command) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let out = child.stdout.take().unwrap();
+    let (send, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(out).lines() {
+            if send.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    (child, lines)
+}
+
+#[test]
+fn line_buffered_answers_each_line_before_the_next_is_written() {
+    use std::io::Write;
+    use std::time::Duration;
+    let wait = Duration::from_secs(120);
+    // JSONL records: a program keeps one process (and its loaded models)
+    // and sends one record at a time
+    let (mut child, lines) = converse(tag().args([
+        "--method",
+        "mfs",
+        "--line-buffered",
+        "--input-format",
+        "jsonl",
+        "--format",
+        "jsonl",
+    ]));
+    let mut stdin = child.stdin.take().unwrap();
+    for (id, text) in [("first", RIVER), ("second", BANK)] {
+        writeln!(stdin, r#"{{"id": "{id}", "text": "{text}"}}"#).unwrap();
+        stdin.flush().unwrap();
+        let answer = lines
+            .recv_timeout(wait)
+            .unwrap_or_else(|_| panic!("no answer to record {id} while its input stays open"));
+        let v: serde_json::Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(v["id"], id, "{answer}");
+        assert!(answer.contains("bank%1:"), "{answer}");
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+
+    // plain text: the rows of a line come out while the input stays open
+    let (mut child, lines) = converse(tag().args(["--method", "mfs", "--line-buffered"]));
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{RIVER}").unwrap();
+    stdin.flush().unwrap();
+    let header = lines.recv_timeout(wait).expect("the header");
+    assert!(header.starts_with("doc\t"), "{header}");
+    let rows: Vec<String> = (0..6)
+        .map(|_| lines.recv_timeout(wait).expect("a row"))
+        .collect();
+    assert!(rows.iter().any(|r| r.contains("\tbank\t")), "{rows:?}");
+    writeln!(stdin, "A second line.").unwrap();
+    drop(stdin);
+    let rest: Vec<String> = lines.iter().collect();
+    assert!(child.wait().unwrap().success());
+    // the second line is a sentence of its own, numbered after the first
+    assert!(rest.iter().any(|r| r.starts_with("stdin\t1\t")), "{rest:?}");
 }

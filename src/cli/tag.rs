@@ -6,7 +6,7 @@
 //! WordNet, no model, every input failed).
 
 use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -118,6 +118,13 @@ pub struct Args {
     /// Output is identical for any value.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Tag each line of standard input as soon as it is read and flush the
+    /// output after it (grep's flag): for a program that writes a line
+    /// (or a JSONL record) and waits for its answer, with the models
+    /// loaded once. On by itself when standard input is a terminal. A
+    /// sentence then never runs across a line break.
+    #[arg(long)]
+    pub line_buffered: bool,
     /// Write to FILE (atomically, only if every input was tagged) instead of stdout.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -195,11 +202,19 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         .num_threads(threads)
         .build()
         .context("starting worker threads")?;
+    let reads_stdin = args.inputs.is_empty() || args.inputs.iter().any(|p| p.as_os_str() == "-");
+    let terminal = reads_stdin && std::io::stdin().is_terminal();
+    if terminal && !cli.quiet {
+        eprintln!(
+            "wsd: reading text from the terminal: each line is tagged when you press Enter; Ctrl-D ends (or give FILE…)"
+        );
+    }
     let tagger = Tagger {
         inv,
         pipeline: &pipeline,
         method: method.as_ref(),
         writer: &writer,
+        line_buffered: args.line_buffered || terminal,
     };
 
     let mut tmp = None;
@@ -271,7 +286,10 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     drop(sink);
     drop(tag_phase);
     let secs = t0.elapsed().as_secs_f64();
-    if !cli.quiet {
+    if !cli.quiet && terminal {
+        // a rate would count the time spent typing
+        eprintln!("wsd: tagged {tokens} tokens");
+    } else if !cli.quiet {
         eprintln!(
             "wsd: tagged {tokens} tokens ({:.1} MB) in {secs:.2} s ({:.0} tokens/s, {threads} threads)",
             bytes as f64 / 1e6,
@@ -365,8 +383,13 @@ fn tag_input(
     sink: &mut dyn Write,
     out_name: &Path,
 ) -> anyhow::Result<(usize, usize, usize)> {
-    let (reader, total, doc_id): (Box<dyn Read>, Option<u64>, String) = if input.as_os_str() == "-"
-    {
+    // files are read in full blocks whatever --line-buffered says
+    let stdin = input.as_os_str() == "-";
+    let tagger = &Tagger {
+        line_buffered: tagger.line_buffered && stdin,
+        ..*tagger
+    };
+    let (reader, total, doc_id): (Box<dyn Read>, Option<u64>, String) = if stdin {
         (Box::new(std::io::stdin().lock()), None, "stdin".into())
     } else {
         let meta = std::fs::metadata(input).context("cannot open")?;

@@ -182,7 +182,11 @@ impl Tagger<'_> {
         let mut input = BufReader::with_capacity(256 * 1024, input);
         let mut stats = RecordStats::default();
         let mut line_no = 0usize;
-        let max_records = pool.current_num_threads() * 16;
+        let max_records = if self.line_buffered {
+            1
+        } else {
+            pool.current_num_threads() * 16
+        };
         let max_bytes = 4 * 1024 * 1024;
         loop {
             let mut batch: Vec<(usize, Line)> = Vec::new();
@@ -234,6 +238,9 @@ impl Tagger<'_> {
                         }
                     }
                 }
+            }
+            if self.line_buffered {
+                sink.flush().map_err(TagError::Write)?;
             }
             stats.bytes += read_bytes;
             progress(read_bytes as u64);

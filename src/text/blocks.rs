@@ -16,6 +16,9 @@ pub struct BlockReader<R: Read> {
     /// Byte offset (in the input) of `buf[0]`.
     offset: usize,
     eof: bool,
+    /// Hand out each line as soon as it is complete (see
+    /// [`BlockReader::line_buffered`]).
+    line_buffered: bool,
 }
 
 /// Why an input stopped.
@@ -54,12 +57,29 @@ impl<R: Read> BlockReader<R> {
             buf: Vec::with_capacity(2 * BLOCK),
             offset: 0,
             eof: false,
+            line_buffered: false,
         }
+    }
+
+    /// Blocks of `inner` that end at the last complete line read so far:
+    /// a block is handed out as soon as a line is complete, without
+    /// waiting for a full block. For input that arrives a line at a time
+    /// (a terminal, a process feeding `wsd tag` through a pipe and waiting
+    /// for each answer); blocks are at most as long as [`BLOCK`] still.
+    pub fn line_buffered(inner: R) -> Self {
+        BlockReader {
+            line_buffered: true,
+            ..BlockReader::new(inner)
+        }
+    }
+
+    fn has_complete_line(&self) -> bool {
+        self.line_buffered && self.buf.contains(&b'\n')
     }
 
     /// The next block: (byte offset, text). `None` at the end.
     pub fn next_block(&mut self) -> Option<Result<(usize, String), InputError>> {
-        while !self.eof && self.buf.len() < BLOCK {
+        while !self.eof && self.buf.len() < BLOCK && !self.has_complete_line() {
             let old = self.buf.len();
             self.buf.resize(old + BLOCK, 0);
             match self.inner.read(&mut self.buf[old..]) {
@@ -81,10 +101,14 @@ impl<R: Read> BlockReader<R> {
         if let Some(p) = memchr0(&self.buf) {
             return Some(Err(InputError::Binary(self.offset + p)));
         }
+        let head = &self.buf[..BLOCK.min(self.buf.len())];
+        let last_newline = head.iter().rposition(|&c| c == b'\n');
         let cut = if self.eof && self.buf.len() <= BLOCK {
             self.buf.len()
+        } else if let (true, Some(p)) = (self.line_buffered, last_newline) {
+            p + 1
         } else {
-            cut_point(&self.buf[..BLOCK.min(self.buf.len())])
+            cut_point(head)
         };
         let rest = self.buf.split_off(cut);
         let block = std::mem::replace(&mut self.buf, rest);
@@ -167,5 +191,42 @@ mod tests {
         assert!(matches!(r.next_block(), Some(Err(InputError::Binary(3)))));
         let mut r = BlockReader::new(&b"abc \xff\xfe"[..]);
         assert!(matches!(r.next_block(), Some(Err(InputError::Utf8(4)))));
+    }
+
+    /// Hands out one chunk per `read`, counting the reads.
+    struct Chunks<'a>(std::collections::VecDeque<&'a [u8]>, usize);
+
+    impl Read for Chunks<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            self.1 += 1;
+            let Some(c) = self.0.pop_front() else {
+                return Ok(0);
+            };
+            out[..c.len()].copy_from_slice(c);
+            Ok(c.len())
+        }
+    }
+
+    #[test]
+    fn line_buffered_blocks_end_at_each_complete_line_without_reading_ahead() {
+        let chunks = |parts: &[&'static [u8]]| Chunks(parts.iter().copied().collect(), 0);
+        let parts: &[&[u8]] = &[b"The bank.\nA par", b"tial line\n", b"no newline"];
+        let mut r = BlockReader::line_buffered(chunks(parts));
+        assert_eq!(r.next_block().unwrap().unwrap(), (0, "The bank.\n".into()));
+        assert_eq!(r.inner.1, 1, "the first line is handed out after one read");
+        assert_eq!(
+            r.next_block().unwrap().unwrap(),
+            (10, "A partial line\n".into())
+        );
+        assert_eq!(r.inner.1, 2);
+        assert_eq!(r.next_block().unwrap().unwrap(), (25, "no newline".into()));
+        assert!(r.next_block().is_none());
+        // the default reader waits for a full block or the end
+        let mut r = BlockReader::new(chunks(parts));
+        assert_eq!(
+            r.next_block().unwrap().unwrap(),
+            (0, "The bank.\nA partial line\nno newline".into())
+        );
+        assert_eq!(r.inner.1, 4);
     }
 }
