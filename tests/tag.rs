@@ -153,11 +153,17 @@ fn bad_inputs_get_clear_messages_and_exit_codes() {
     std::fs::write(&bin, b"\x7fELF\x02\x01\x01\x00\x00\x00binary").unwrap();
     let empty = tmp.path().join("empty.txt");
     std::fs::write(&empty, b"").unwrap();
+    // as Windows Notepad saves "Unicode" text
+    let utf16 = tmp.path().join("notepad.txt");
+    let mut bytes = vec![0xFF, 0xFE];
+    bytes.extend(RIVER.encode_utf16().flat_map(u16::to_le_bytes));
+    std::fs::write(&utf16, bytes).unwrap();
     let (out, so, se) = run(tag()
         .args(["--method", "mfs"])
         .arg(&good)
         .arg(&bad)
         .arg(&bin)
+        .arg(&utf16)
         .arg(&empty)
         .arg(tmp.path())
         .arg(tmp.path().join("missing.txt")));
@@ -169,6 +175,10 @@ fn bad_inputs_get_clear_messages_and_exit_codes() {
     );
     assert!(
         se.contains("blob.bin: binary file (NUL byte at byte offset 7)"),
+        "{se}"
+    );
+    assert!(
+        se.contains("notepad.txt: UTF-16 text, not UTF-8; skipped (convert it: iconv"),
         "{se}"
     );
     assert!(se.contains("empty.txt: empty input"), "{se}");

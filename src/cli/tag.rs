@@ -1,7 +1,7 @@
 //! `wsd tag FILE… | -`: sense-tag plain text (see `wsd::tagging`).
 //!
 //! Exit codes: 0 all inputs tagged; 1 some inputs could not be tagged
-//! (missing, a directory, binary, invalid UTF-8 — each reported on stderr,
+//! (missing, a directory, binary, UTF-16, invalid UTF-8 — each reported on stderr,
 //! the others still tagged); 2 nothing could be done (bad arguments, no
 //! WordNet, no model, every input failed).
 

@@ -28,6 +28,10 @@ pub enum InputError {
     Binary(usize),
     /// Invalid UTF-8 at this byte offset.
     Utf8(usize),
+    /// The input is UTF-16 (a byte-order mark, or NUL bytes at every
+    /// other position from the start): read as UTF-8 it would be a binary
+    /// file, but it is text another tool can convert.
+    Utf16,
     /// The read failed.
     Io(std::io::Error),
 }
@@ -41,6 +45,10 @@ impl std::fmt::Display for InputError {
             InputError::Utf8(at) => write!(
                 f,
                 "invalid UTF-8 at byte offset {at}; stopped there (convert the file to UTF-8)"
+            ),
+            InputError::Utf16 => write!(
+                f,
+                "UTF-16 text, not UTF-8; skipped (convert it: iconv -f UTF-16 -t UTF-8 FILE)"
             ),
             InputError::Io(e) => write!(f, "read error: {e}"),
         }
@@ -98,6 +106,9 @@ impl<R: Read> BlockReader<R> {
         if self.buf.is_empty() {
             return None;
         }
+        if self.offset == 0 && looks_like_utf16(&self.buf) {
+            return Some(Err(InputError::Utf16));
+        }
         if let Some(p) = memchr0(&self.buf) {
             return Some(Err(InputError::Binary(self.offset + p)));
         }
@@ -119,6 +130,19 @@ impl<R: Read> BlockReader<R> {
             Err(e) => Err(InputError::Utf8(start + e.utf8_error().valid_up_to())),
         })
     }
+}
+
+/// A UTF-16 byte-order mark, or (without one) mostly ASCII text in
+/// UTF-16: a NUL byte at every even or every odd position of the first
+/// 64 bytes.
+fn looks_like_utf16(b: &[u8]) -> bool {
+    if b.starts_with(&[0xFF, 0xFE]) || b.starts_with(&[0xFE, 0xFF]) {
+        return true;
+    }
+    let head = &b[..b.len().min(64) & !1];
+    head.len() >= 8
+        && (head.chunks(2).all(|c| c[0] == 0 && c[1] != 0)
+            || head.chunks(2).all(|c| c[0] != 0 && c[1] == 0))
 }
 
 fn memchr0(b: &[u8]) -> Option<usize> {
@@ -191,6 +215,31 @@ mod tests {
         assert!(matches!(r.next_block(), Some(Err(InputError::Binary(3)))));
         let mut r = BlockReader::new(&b"abc \xff\xfe"[..]);
         assert!(matches!(r.next_block(), Some(Err(InputError::Utf8(4)))));
+        // UTF-16, with a byte-order mark either way round or without one
+        let utf16 = |bom: &[u8], big: bool| {
+            let mut b = bom.to_vec();
+            for c in "The bank raised its rates.".encode_utf16() {
+                let bytes = if big {
+                    c.to_be_bytes()
+                } else {
+                    c.to_le_bytes()
+                };
+                b.extend(bytes);
+            }
+            b
+        };
+        for input in [
+            utf16(&[0xFF, 0xFE], false),
+            utf16(&[0xFE, 0xFF], true),
+            utf16(&[], false),
+            utf16(&[], true),
+        ] {
+            let mut r = BlockReader::new(&input[..]);
+            assert!(matches!(r.next_block(), Some(Err(InputError::Utf16))));
+        }
+        // a binary file is still one
+        let mut r = BlockReader::new(&b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0"[..]);
+        assert!(matches!(r.next_block(), Some(Err(InputError::Binary(7)))));
     }
 
     /// Hands out one chunk per `read`, counting the reads.
