@@ -231,6 +231,8 @@ fn cli_similarity_prints_values_and_refuses_bad_ids() {
         err.contains("neither a synset id nor a word WordNet has"),
         "{err}"
     );
+    let err = fails(wsd().args(["similarity", "dogg", "cat"]));
+    assert!(err.contains("did you mean: dog, "), "{err}");
     let err = fails(wsd().args(["similarity", "car.n.99", "boat.n.01"]));
     assert!(err.contains("no synset"), "{err}");
     let err = fails(wsd().args(["similarity", "car.n.01", "boat.n.01", "--measure", "cosine"]));

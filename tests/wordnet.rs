@@ -203,6 +203,17 @@ fn lemma_wordnet_lacks_is_empty_with_a_note_and_exit_1() {
     assert_eq!(out.status.code(), Some(1));
     assert!(so.contains("bass.n 1") && so.contains("goose.n 1"), "{so}");
     assert!(se.contains("\"qwertyuiop\""), "{se}");
+    // A misspelling gets the words WordNet has that are spelled like it,
+    // closest and most polysemous first; none for a word like no other.
+    let (out, _, se) = run(wsd().args(["senses", "recieve", "banc"]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        se.contains("no entry for \"recieve\"; did you mean: receive, "),
+        "{se}"
+    );
+    assert!(se.contains("\"banc\"; did you mean: bank, band, "), "{se}");
+    let (_, _, se) = run(wsd().args(["senses", "qwertyuiop"]));
+    assert!(!se.contains("did you mean"), "{se}");
     let so = ok(wsd().args(["senses", "bass", "geese", "--format", "json"]));
     let v: serde_json::Value = serde_json::from_str(&so).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 9 + 3, "{so}"); // goose: 2 nouns, 1 verb

@@ -37,9 +37,15 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("looking up {lemma:?}"))?;
         if found.is_empty() {
             unknown += 1;
+            let similar = dict.similar_lemmas(lemma, args.pos, 5);
             eprintln!(
-                "wsd: WordNet has no {}entry for {lemma:?}",
+                "wsd: WordNet has no {}entry for {lemma:?}{}",
                 args.pos.map(|p| format!("{p} ")).unwrap_or_default(),
+                if similar.is_empty() {
+                    String::new()
+                } else {
+                    format!("; did you mean: {}?", similar.join(", "))
+                }
             );
         }
         senses.extend(found);

@@ -135,6 +135,23 @@ impl Lookup {
         })
     }
 
+    /// Lemmas of `pos` (all four when `None`) spelled like `word`, for
+    /// "did you mean" (see [`super::similar_lemmas`]). Scans the `index.*`
+    /// files (about 150,000 lemmas, some tens of milliseconds): for the
+    /// error path, not for lookups.
+    pub fn similar_lemmas(&self, word: &str, pos: Option<Pos>, max: usize) -> Vec<String> {
+        let lemmas = Pos::ALL
+            .into_iter()
+            .filter(|&p| pos.is_none_or(|want| want == p))
+            .flat_map(|p| self.index[Self::cat(p)].bytes().split(|&b| b == b'\n'))
+            // lines start with the lemma; the licence lines with spaces
+            .filter_map(|line| {
+                let end = line.iter().position(|&b| b == b' ')?;
+                std::str::from_utf8(&line[..end]).ok()
+            });
+        super::similar_lemmas(lemmas, word, max, |l| super::sense_count(self, l, pos))
+    }
+
     fn cat(pos: Pos) -> usize {
         Pos::ALL.iter().position(|&p| p == pos).unwrap_or(0)
     }

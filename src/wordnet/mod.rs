@@ -282,6 +282,50 @@ pub fn lookup_senses(d: &impl Dictionary, word: &str, pos: Option<Pos>) -> Resul
     Ok(out)
 }
 
+/// The lemmas among `lemmas` spelled like `word` (spaces or `_`, any
+/// case), for "did you mean" when WordNet lacks it: at most one edit away
+/// (an insertion, a deletion, a substitution or two neighbours swapped)
+/// for words of up to five letters, two for longer ones. Closest first,
+/// then the more `common` (the caller's measure: the number of senses),
+/// then alphabetically; each once, at most `max`, written with spaces.
+pub fn similar_lemmas<'a>(
+    lemmas: impl Iterator<Item = &'a str>,
+    word: &str,
+    max: usize,
+    common: impl Fn(&str) -> usize,
+) -> Vec<String> {
+    let query = word.trim().to_lowercase().replace(' ', "_");
+    let limit = if query.chars().count() <= 5 { 1 } else { 2 };
+    let mut found: Vec<(usize, std::cmp::Reverse<usize>, &str)> = lemmas
+        .filter(|l| !l.is_empty() && l.len().abs_diff(query.len()) <= limit)
+        .map(|l| (strsim::osa_distance(&query, l), l))
+        .filter(|&(d, _)| d > 0 && d <= limit)
+        .map(|(d, l)| (d, std::cmp::Reverse(common(l)), l))
+        .collect();
+    found.sort_unstable();
+    let mut out: Vec<String> = Vec::new();
+    for (_, _, lemma) in found {
+        let lemma = lemma.replace('_', " ");
+        if out.len() == max {
+            break;
+        }
+        if !out.contains(&lemma) {
+            out.push(lemma);
+        }
+    }
+    out
+}
+
+/// The number of senses of `lemma` in `pos` (every category when `None`),
+/// [`similar_lemmas`]' measure of how common a word is.
+pub fn sense_count(d: &impl Dictionary, lemma: &str, pos: Option<Pos>) -> usize {
+    Pos::ALL
+        .into_iter()
+        .filter(|&p| pos.is_none_or(|want| want == p))
+        .map(|p| d.synset_offsets(lemma, p).map_or(0, |o| o.len()))
+        .sum()
+}
+
 /// Hypernym paths from the root to `id`, following hypernyms and instance
 /// hypernyms (NLTK's `hypernym_paths`, root first).
 pub fn hypernym_paths(d: &impl Dictionary, id: SynsetId) -> Result<Vec<Vec<SynsetId>>> {
@@ -320,4 +364,41 @@ pub fn hypernym_paths(d: &impl Dictionary, id: SynsetId) -> Result<Vec<Vec<Synse
     let mut out = Vec::new();
     walk(d, id, 0, &mut out)?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod similar_tests {
+    use super::similar_lemmas;
+
+    #[test]
+    fn misspellings_find_the_lemmas_closest_first() {
+        let lemmas = [
+            "receive",
+            "relieve",
+            "recess",
+            "accommodation",
+            "interest_rate",
+            "bank",
+            "band",
+            "ban",
+            "bunk",
+            "banking",
+        ];
+        // how common: bank has the most senses, then band
+        let common = |l: &str| match l {
+            "bank" => 18,
+            "band" => 13,
+            _ => 1,
+        };
+        let similar = |w: &str, max| similar_lemmas(lemmas.into_iter(), w, max, common);
+        // a swap (ie/ei) is one edit, so receive comes before relieve (two)
+        assert_eq!(similar("recieve", 5), ["receive", "relieve"]);
+        assert_eq!(similar("accomodation", 5), ["accommodation"]);
+        assert_eq!(similar("Intrest Rate", 5), ["interest rate"]);
+        // short words allow one edit: banking is too far, the word itself
+        // is no suggestion; at one edit the more common first
+        assert_eq!(similar("bank", 5), ["band", "ban", "bunk"]);
+        assert_eq!(similar("banc", 2), ["bank", "band"]);
+        assert!(similar("xyzzy", 5).is_empty());
+    }
 }

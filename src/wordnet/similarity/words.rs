@@ -43,10 +43,22 @@ impl Term {
         }
         if ids.is_empty() {
             let in_pos = pos.map_or(String::new(), |p| format!(" as a {}", p.file_suffix()));
+            let lemmas = Pos::ALL
+                .into_iter()
+                .filter(|&p| pos.is_none_or(|want| want == p))
+                .flat_map(|p| inv.lemmas(p));
+            let similar = crate::wordnet::similar_lemmas(lemmas, arg, 5, |l| {
+                crate::wordnet::sense_count(inv, l, pos)
+            });
+            let hint = if similar.is_empty() {
+                String::new()
+            } else {
+                format!("; did you mean: {}?", similar.join(", "))
+            };
             return Err(Error::bad_parameter(
                 "synset or word",
                 arg,
-                format!("neither a synset id nor a word WordNet has{in_pos}"),
+                format!("neither a synset id nor a word WordNet has{in_pos}{hint}"),
             ));
         }
         Ok(Term::Word(arg.to_string(), ids))
