@@ -221,6 +221,59 @@ fn a_ten_megabyte_line_without_spaces_is_handled() {
     assert!(t.elapsed().as_secs() < 120);
 }
 
+/// Faults part-way through a many-block input: the blocks before the fault
+/// are written in order and the run ends with the fault named, whatever
+/// the thread count; a full disk ends it with an error, not a hang.
+#[test]
+fn a_fault_after_several_blocks_keeps_what_came_before_and_ends() {
+    let tmp = tempdir();
+    let f = tmp.path().join("broken.txt");
+    let line = format!("{RIVER}\n");
+    let n = 700_000 / line.len(); // three blocks and more
+    let mut data = line.repeat(n).into_bytes();
+    let bad_at = data.len();
+    data.extend(b"caf\xe9\n");
+    data.extend(line.repeat(1000).bytes());
+    std::fs::write(&f, &data).unwrap();
+    let mut outputs = Vec::new();
+    for threads in ["1", "3"] {
+        let (out, so, se) = run(tag()
+            .args(["--method", "mfs", "--format", "key", "--threads", threads])
+            .arg(&f));
+        assert_eq!(out.status.code(), Some(2), "{se}");
+        assert!(
+            se.contains(&format!("invalid UTF-8 at byte offset {}", bad_at + 3)),
+            "{se}"
+        );
+        // every sentence before the fault, in order: river and bank each
+        let banks = so.lines().filter(|l| l.contains("bank%")).count();
+        assert_eq!(banks, n, "threads {threads}");
+        let sentences: Vec<usize> = so
+            .lines()
+            .filter(|l| l.contains("bank%"))
+            .map(|l| {
+                l.split(' ').next().unwrap().rsplit('.').nth(1).unwrap()[1..]
+                    .parse()
+                    .unwrap()
+            })
+            .collect();
+        assert!(sentences.windows(2).all(|w| w[1] == w[0] + 1));
+        outputs.push(so);
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    // a full disk
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        let out = tag()
+            .args(["--method", "mfs", "--threads", "2"])
+            .arg(&f)
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("No space left"));
+    }
+}
+
 #[test]
 fn the_notes_sentences_get_the_financial_and_the_sloping_land_bank() {
     let text = format!("{BANK} {RIVER}");

@@ -192,6 +192,28 @@ pub enum Role {
 }
 
 impl Document {
+    /// Drop the encoder's vectors the text pipeline left on the tokens
+    /// ([`Token::vector`], [`Token::sentence_vector`]; heads, parts and
+    /// alternatives too) once the method has read them: 1.5 KB a target,
+    /// which writers never read, so a batch of blocks waiting for output
+    /// does not hold them.
+    pub fn drop_vectors(&mut self) {
+        fn clear(t: &mut Token) {
+            t.vector = None;
+            t.sentence_vector = None;
+            if let Some(h) = t.head.as_deref_mut() {
+                clear(h);
+            }
+            if let Some(a) = t.alt.as_deref_mut() {
+                clear(a);
+            }
+            t.parts.iter_mut().for_each(clear);
+        }
+        for s in &mut self.sentences {
+            s.tokens.iter_mut().for_each(clear);
+        }
+    }
+
     /// The document as its joined units' words see it: every unit with
     /// words of its own ([`Token::unit_words`]) is replaced by all of its
     /// words, its head and parts as they are and the words between them

@@ -121,14 +121,23 @@ impl<R: Read> BlockReader<R> {
         } else {
             cut_point(head)
         };
-        let rest = self.buf.split_off(cut);
+        // invalid UTF-8: the text before it is a block of its own, and the
+        // next call reports the error, so "stopped there" is exact
+        let valid = match std::str::from_utf8(&self.buf[..cut]) {
+            Ok(_) => cut,
+            Err(e) if e.valid_up_to() == 0 => {
+                self.eof = true;
+                self.buf.clear();
+                return Some(Err(InputError::Utf8(self.offset)));
+            }
+            Err(e) => e.valid_up_to(),
+        };
+        let rest = self.buf.split_off(valid);
         let block = std::mem::replace(&mut self.buf, rest);
         let start = self.offset;
         self.offset += block.len();
-        Some(match String::from_utf8(block) {
-            Ok(s) => Ok((start, s)),
-            Err(e) => Err(InputError::Utf8(start + e.utf8_error().valid_up_to())),
-        })
+        let text = String::from_utf8(block).expect("checked above");
+        Some(Ok((start, text)))
     }
 }
 
@@ -213,8 +222,13 @@ mod tests {
     fn binary_and_bad_utf8_are_reported_with_offsets() {
         let mut r = BlockReader::new(&b"abc\0def"[..]);
         assert!(matches!(r.next_block(), Some(Err(InputError::Binary(3)))));
+        // the text before invalid UTF-8 comes first, then the error
         let mut r = BlockReader::new(&b"abc \xff\xfe"[..]);
+        assert_eq!(r.next_block().unwrap().unwrap(), (0, "abc ".to_string()));
         assert!(matches!(r.next_block(), Some(Err(InputError::Utf8(4)))));
+        assert!(r.next_block().is_none());
+        let mut r = BlockReader::new(&b"\xe9t\xe9"[..]);
+        assert!(matches!(r.next_block(), Some(Err(InputError::Utf8(0)))));
         // UTF-16, with a byte-order mark either way round or without one
         let utf16 = |bom: &[u8], big: bool| {
             let mut b = bom.to_vec();
