@@ -218,13 +218,19 @@ impl Tagger<'_> {
                     let send = send.clone();
                     let i = read;
                     scope.spawn(move |_| {
-                        let a = analyse(
+                        let mut a = analyse(
                             self.pipeline,
                             self.method,
                             self.inv,
                             (doc_id, &text, offset),
                             self.writer.explain,
                         );
+                        if self.writer.top == 0 {
+                            // every candidate's score, read only by --top
+                            for p in a.preds.iter_mut().flatten() {
+                                p.scores = Vec::new();
+                            }
+                        }
                         // the receiver is gone only after a write error
                         let _ = send.send(Done::Analysed {
                             index: i,
