@@ -108,18 +108,23 @@ fn elision_rules() {
     assert!(matches(&exp("…"), &[]));
 }
 
-#[test]
-fn every_console_example_of_the_readme_is_a_real_run() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+/// `$PATH` with this build's `wsd` first.
+fn path_with_this_wsd() -> String {
     let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_wsd"))
         .parent()
         .unwrap()
         .to_path_buf();
-    let path = format!(
+    format!(
         "{}:{}",
         bin_dir.display(),
         std::env::var("PATH").unwrap_or_default()
-    );
+    )
+}
+
+#[test]
+fn every_console_example_of_the_readme_is_a_real_run() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let path = path_with_this_wsd();
     let tmp = tempdir();
     let home = tmp.path().join("home");
     let work = tmp.path().join("work");
@@ -198,15 +203,7 @@ fn the_readmes_line_buffered_python_worker_runs() {
         .map(|l| l.strip_prefix("  ").unwrap_or(l))
         .collect();
     assert!(snippet.len() > 5, "no python block under --line-buffered");
-    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_wsd"))
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = path_with_this_wsd();
     let home = tempdir();
     std::fs::create_dir_all(home.path().join("models")).unwrap();
     std::os::unix::fs::symlink(
