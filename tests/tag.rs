@@ -581,3 +581,74 @@ fn line_buffered_answers_each_line_before_the_next_is_written() {
     // the second line is a sentence of its own, numbered after the first
     assert!(rest.iter().any(|r| r.starts_with("stdin\t1\t")), "{rest:?}");
 }
+
+/// A method that panics on the target `boom` and answers the first sense
+/// elsewhere: a bug in one block of many.
+struct PanicsOnBoom;
+
+impl wsd::disambig::Disambiguator for PanicsOnBoom {
+    fn name(&self) -> &str {
+        "boom"
+    }
+    fn disambiguate(
+        &self,
+        _: &wsd::wordnet::Inventory,
+        doc: &wsd::corpus::Document,
+        target: &wsd::corpus::Target,
+        candidates: &[wsd::wordnet::Sense],
+    ) -> Option<wsd::disambig::Prediction> {
+        let token = &doc.sentences[target.sentence].tokens[target.token];
+        assert_ne!(token.text, "boom", "a bug in the method");
+        Some(wsd::disambig::Prediction::new(
+            candidates[0].key.clone(),
+            "boom",
+            wsd::disambig::Decision::Decided,
+            0.0,
+        ))
+    }
+}
+
+/// A panic in one block's task reaches the caller (as it did when blocks
+/// were worked on with rayon's parallel iterators) instead of leaving
+/// `Tagger::tag` waiting for a block that never comes.
+#[test]
+fn a_panicking_method_in_one_block_is_raised_not_waited_for() {
+    // 'static, for a thread the test can give up on
+    let (tagger, mwe) = tagger_and_matcher();
+    let (tagger, mwe) = (Box::leak(Box::new(tagger)), Box::leak(Box::new(mwe)));
+    let pipeline = Box::leak(Box::new(pipeline_by_hand(tagger, mwe, None)));
+    let writer = Box::leak(Box::new(wsd::output::TagWriter::new(
+        inventory(),
+        wsd::output::TagFormat::Key,
+        "boom",
+    )));
+    let tagging = wsd::tagging::Tagger {
+        inv: inventory(),
+        pipeline,
+        method: &PanicsOnBoom,
+        writer,
+        line_buffered: false,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    // the bad word in the fourth block of about six
+    let line = format!("{RIVER}\n");
+    let n = 1_500_000 / line.len();
+    let mut text = line.repeat(n);
+    text.insert_str(text.len() * 3 / 5, "The boom was loud.\n");
+    let (send, done) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            tagging.tag(text.as_bytes(), "t", &mut out, &pool, &|_| {})
+        }));
+        let _ = send.send((result.is_err(), out.len()));
+    });
+    let (panicked, written) = done
+        .recv_timeout(std::time::Duration::from_secs(300))
+        .expect("Tagger::tag returned or panicked");
+    assert!(panicked);
+    assert!(written > 0, "the blocks before the bad one were written");
+}
