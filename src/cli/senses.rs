@@ -37,15 +37,10 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("looking up {lemma:?}"))?;
         if found.is_empty() {
             unknown += 1;
-            let similar = dict.similar_lemmas(lemma, args.pos, 5);
             eprintln!(
                 "wsd: WordNet has no {}entry for {lemma:?}{}",
                 args.pos.map(|p| format!("{p} ")).unwrap_or_default(),
-                if similar.is_empty() {
-                    String::new()
-                } else {
-                    format!("; did you mean: {}?", similar.join(", "))
-                }
+                wsd::wordnet::did_you_mean(&dict.similar_lemmas(lemma, args.pos, 5)),
             );
         }
         senses.extend(found);

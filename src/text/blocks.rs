@@ -113,30 +113,39 @@ impl<R: Read> BlockReader<R> {
             return Some(Err(InputError::Binary(self.offset + p)));
         }
         let head = &self.buf[..BLOCK.min(self.buf.len())];
-        let last_newline = head.iter().rposition(|&c| c == b'\n');
         let cut = if self.eof && self.buf.len() <= BLOCK {
             self.buf.len()
-        } else if let (true, Some(p)) = (self.line_buffered, last_newline) {
-            p + 1
         } else {
-            cut_point(head)
-        };
-        // invalid UTF-8: the text before it is a block of its own, and the
-        // next call reports the error, so "stopped there" is exact
-        let valid = match std::str::from_utf8(&self.buf[..cut]) {
-            Ok(_) => cut,
-            Err(e) if e.valid_up_to() == 0 => {
-                self.eof = true;
-                self.buf.clear();
-                return Some(Err(InputError::Utf8(self.offset)));
+            let last_line = self
+                .line_buffered
+                .then(|| head.iter().rposition(|&c| c == b'\n'));
+            match last_line.flatten() {
+                Some(p) => p + 1,
+                None => cut_point(head),
             }
-            Err(e) => e.valid_up_to(),
         };
-        let rest = self.buf.split_off(valid);
+        let rest = self.buf.split_off(cut);
         let block = std::mem::replace(&mut self.buf, rest);
         let start = self.offset;
-        self.offset += block.len();
-        let text = String::from_utf8(block).expect("checked above");
+        let text = match String::from_utf8(block) {
+            Ok(text) => text,
+            // invalid UTF-8: the text before it is a block of its own, and
+            // the next call reports the error, so "stopped there" is exact
+            Err(e) => {
+                let valid = e.utf8_error().valid_up_to();
+                if valid == 0 {
+                    self.eof = true;
+                    self.buf.clear();
+                    return Some(Err(InputError::Utf8(start)));
+                }
+                let mut bytes = e.into_bytes();
+                let mut tail = bytes.split_off(valid);
+                tail.append(&mut self.buf);
+                self.buf = tail;
+                String::from_utf8(bytes).expect("valid up to here")
+            }
+        };
+        self.offset += text.len();
         Some(Ok((start, text)))
     }
 }

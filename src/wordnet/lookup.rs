@@ -140,9 +140,7 @@ impl Lookup {
     /// files (about 150,000 lemmas, some tens of milliseconds): for the
     /// error path, not for lookups.
     pub fn similar_lemmas(&self, word: &str, pos: Option<Pos>, max: usize) -> Vec<String> {
-        let lemmas = Pos::ALL
-            .into_iter()
-            .filter(|&p| pos.is_none_or(|want| want == p))
+        let lemmas = Pos::selected(pos)
             .flat_map(|p| self.index[Self::cat(p)].bytes().split(|&b| b == b'\n'))
             // lines start with the lemma; the licence lines with spaces
             .filter_map(|line| {

@@ -267,8 +267,7 @@ pub fn sense_view(
 /// speech or all four.
 pub fn lookup_senses(d: &impl Dictionary, word: &str, pos: Option<Pos>) -> Result<Vec<SenseView>> {
     let mut out = Vec::new();
-    let cats: Vec<Pos> = pos.map_or(Pos::ALL.to_vec(), |p| vec![p]);
-    for p in cats {
+    for p in Pos::selected(pos) {
         for lemma in morphy::morphy(d, word, p) {
             for (i, off) in d.synset_offsets(&lemma, p)?.into_iter().enumerate() {
                 let syn = d.synset(SynsetId {
@@ -288,6 +287,7 @@ pub fn lookup_senses(d: &impl Dictionary, word: &str, pos: Option<Pos>) -> Resul
 /// for words of up to five letters, two for longer ones. Closest first,
 /// then the more `common` (the caller's measure: the number of senses),
 /// then alphabetically; each once, at most `max`, written with spaces.
+/// [`did_you_mean`] words them for a message.
 pub fn similar_lemmas<'a>(
     lemmas: impl Iterator<Item = &'a str>,
     word: &str,
@@ -319,11 +319,19 @@ pub fn similar_lemmas<'a>(
 /// The number of senses of `lemma` in `pos` (every category when `None`),
 /// [`similar_lemmas`]' measure of how common a word is.
 pub fn sense_count(d: &impl Dictionary, lemma: &str, pos: Option<Pos>) -> usize {
-    Pos::ALL
-        .into_iter()
-        .filter(|&p| pos.is_none_or(|want| want == p))
+    Pos::selected(pos)
         .map(|p| d.synset_offsets(lemma, p).map_or(0, |o| o.len()))
         .sum()
+}
+
+/// `; did you mean: a, b?` to end a message about a word WordNet lacks,
+/// or nothing when [`similar_lemmas`] found none.
+pub fn did_you_mean(similar: &[String]) -> String {
+    if similar.is_empty() {
+        String::new()
+    } else {
+        format!("; did you mean: {}?", similar.join(", "))
+    }
 }
 
 /// Hypernym paths from the root to `id`, following hypernyms and instance

@@ -26,6 +26,14 @@ impl Pos {
     /// All four, in WordNet's file order.
     pub const ALL: [Pos; 4] = [Pos::Noun, Pos::Verb, Pos::Adj, Pos::Adv];
 
+    /// The categories a `--pos` option selects: `pos` alone, or all four
+    /// (in [`Pos::ALL`]'s order) for `None`.
+    pub fn selected(pos: Option<Pos>) -> impl Iterator<Item = Pos> {
+        Pos::ALL
+            .into_iter()
+            .filter(move |&p| pos.is_none_or(|want| want == p))
+    }
+
     /// The position in [`Pos::ALL`] (0 noun, 1 verb, 2 adjective, 3
     /// adverb): the index of per-category tables.
     pub fn index(self) -> usize {

@@ -29,12 +29,8 @@ impl Term {
             Err(Error::BadId(_)) => {}
             Err(e) => return Err(e),
         }
-        let cats: Vec<Pos> = match pos {
-            Some(p) => vec![p],
-            None => Pos::ALL.to_vec(),
-        };
         let mut ids = Vec::new();
-        for p in cats {
+        for p in Pos::selected(pos) {
             for s in inv.lookup(arg, p) {
                 if !ids.contains(&s.synset) {
                     ids.push(s.synset);
@@ -43,18 +39,11 @@ impl Term {
         }
         if ids.is_empty() {
             let in_pos = pos.map_or(String::new(), |p| format!(" as a {}", p.file_suffix()));
-            let lemmas = Pos::ALL
-                .into_iter()
-                .filter(|&p| pos.is_none_or(|want| want == p))
-                .flat_map(|p| inv.lemmas(p));
+            let lemmas = Pos::selected(pos).flat_map(|p| inv.lemmas(p));
             let similar = crate::wordnet::similar_lemmas(lemmas, arg, 5, |l| {
                 crate::wordnet::sense_count(inv, l, pos)
             });
-            let hint = if similar.is_empty() {
-                String::new()
-            } else {
-                format!("; did you mean: {}?", similar.join(", "))
-            };
+            let hint = crate::wordnet::did_you_mean(&similar);
             return Err(Error::bad_parameter(
                 "synset or word",
                 arg,
