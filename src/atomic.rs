@@ -97,6 +97,15 @@ pub fn destination(path: &Path) -> Result<Destination> {
     if path.as_os_str() == "-" {
         return Ok(Destination::Stdout);
     }
+    // A device, FIFO or socket is written through at the path as given:
+    // the kernel resolves the links to it, including /proc's magic links
+    // (`/dev/stdout` → `/proc/self/fd/1` → `pipe:[…]`, which is no path
+    // [`follow_links`] could read).
+    if let Ok(m) = std::fs::metadata(path) {
+        if !m.is_file() && !m.is_dir() {
+            return Ok(Destination::Through(path.to_path_buf()));
+        }
+    }
     let target = follow_links(path)?;
     match std::fs::metadata(&target) {
         Ok(m) if m.is_dir() => Err(Error::write(
@@ -115,23 +124,81 @@ fn folder_of(path: &Path) -> PathBuf {
     }
 }
 
-/// Fail now, before long work, if `path` cannot be written: its folder is
-/// created if missing and a temporary file is made and removed there
+/// The folder `target` goes in, which must exist: a mistyped
+/// `--output` path is an error, not a new tree of folders (as `sort -o`
+/// and `cp` do; a caller that writes a default path of its own creates
+/// its folder first).
+fn existing_folder(path: &Path, target: &Path) -> Result<PathBuf> {
+    let dir = folder_of(target);
+    match std::fs::metadata(&dir) {
+        Ok(m) if m.is_dir() => Ok(dir),
+        Ok(_) => Err(Error::write(
+            path,
+            std::io::Error::other(format!("{} is not a folder", dir.display())),
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Error::write(
+            path,
+            std::io::Error::other(format!(
+                "folder {} does not exist (create it first)",
+                dir.display()
+            )),
+        )),
+        Err(e) => Err(Error::write(path, e)),
+    }
+}
+
+/// Create the folder of `path` if it is missing: for a default output
+/// path wsd chose itself (`models/nb.wsd` under the data home), where no
+/// typo is possible. A path the user gave must have its folder already
+/// ([`existing_folder`]).
+pub fn create_folder_of(path: &Path) -> Result<()> {
+    std::fs::create_dir_all(folder_of(path)).map_err(|e| Error::write(path, e))
+}
+
+/// A temporary file could not be made in `dir`: say so without the
+/// temporary file's name, which the user never typed.
+fn temp_error(path: &Path, dir: &Path, e: std::io::Error) -> Error {
+    let why = e.to_string();
+    let why = why.split(" at path ").next().unwrap_or(&why);
+    Error::write(
+        path,
+        std::io::Error::new(
+            e.kind(),
+            format!("cannot create a file in {}: {why}", dir.display()),
+        ),
+    )
+}
+
+/// Fail now, before long work, if `path` cannot be written: its folder
+/// must exist, and a temporary file is made and removed there
 /// (devices and FIFOs are not opened: a FIFO would block).
 pub fn check_writable(path: &Path) -> Result<()> {
     match destination(path)? {
         Destination::Stdout | Destination::Through(_) => Ok(()),
         Destination::Replace(target) => {
-            let dir = folder_of(&target);
-            std::fs::create_dir_all(&dir).map_err(|e| Error::write(path, e))?;
+            let dir = existing_folder(path, &target)?;
             tempfile::Builder::new()
                 .prefix(&format!(".wsd-{}-", std::process::id()))
                 .suffix(".tmp")
                 .tempfile_in(&dir)
                 .map(drop)
-                .map_err(|e| Error::write(path, e))
+                .map_err(|e| temp_error(path, &dir, e))
         }
     }
+}
+
+/// What standard input is (`wsd tag -o F < F` reads the file it would
+/// replace).
+#[cfg(unix)]
+fn stdin_metadata() -> Option<std::fs::Metadata> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    File::from(fd).metadata().ok()
+}
+
+#[cfg(not(unix))]
+fn stdin_metadata() -> Option<std::fs::Metadata> {
+    None
 }
 
 #[cfg(unix)]
@@ -160,18 +227,24 @@ pub fn refuse_inputs<'a>(
         return Ok(());
     }
     for input in inputs {
-        if input.as_os_str() == "-" {
-            continue;
-        }
-        if let Ok(m) = std::fs::metadata(input) {
+        let meta = if input.as_os_str() == "-" {
+            stdin_metadata()
+        } else {
+            std::fs::metadata(input).ok()
+        };
+        if let Some(m) = meta {
             if same_file(&out, &m) {
                 return Err(Error::bad_parameter(
                     flag,
                     output.display(),
-                    format!(
-                        "is also an input of this run ({}); refusing to overwrite it",
-                        input.display()
-                    ),
+                    if input.as_os_str() == "-" {
+                        "is also this run's standard input; refusing to overwrite it".to_string()
+                    } else {
+                        format!(
+                            "is also an input of this run ({}); refusing to overwrite it",
+                            input.display()
+                        )
+                    },
                 ));
             }
         }
@@ -283,7 +356,7 @@ fn stdout_file(path: &Path) -> Result<File> {
 }
 
 impl AtomicFile {
-    /// Start writing `path` (its folder is created if missing).
+    /// Start writing `path` (its folder must exist).
     pub fn create(path: &Path) -> Result<AtomicFile> {
         let sink = match destination(path)? {
             Destination::Stdout => Sink::Through(stdout_file(path)?),
@@ -294,8 +367,7 @@ impl AtomicFile {
                     .map_err(|e| Error::write(path, e))?,
             ),
             Destination::Replace(target) => {
-                let dir = folder_of(&target);
-                std::fs::create_dir_all(&dir).map_err(|e| Error::write(path, e))?;
+                let dir = existing_folder(path, &target)?;
                 sweep_stale(&dir);
                 let mode = std::fs::metadata(&target).ok().map(|m| mode_of(&m));
                 let mut files = live();
@@ -303,7 +375,7 @@ impl AtomicFile {
                     .prefix(&format!(".wsd-{}-", std::process::id()))
                     .suffix(".tmp")
                     .tempfile_in(&dir)
-                    .map_err(|e| Error::write(path, e))?;
+                    .map_err(|e| temp_error(path, &dir, e))?;
                 files.push(tmp.path().to_path_buf());
                 Sink::Temp {
                     tmp: Some(tmp),
@@ -405,6 +477,11 @@ mod tests {
     fn commit_replaces_and_drop_leaves_the_old_file() {
         let d = tempfile::tempdir().unwrap();
         let p = d.path().join("sub/out.txt");
+        // a folder that is not there is an error, not created
+        let err = write_atomically(&p, |w| w.write_all(b"one")).unwrap_err();
+        assert!(err.to_string().contains("cannot write"), "{err}");
+        assert!(!d.path().join("sub").exists());
+        create_folder_of(&p).unwrap();
         write_atomically(&p, |w| w.write_all(b"one")).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"one");
         let mut f = AtomicFile::create(&p).unwrap();

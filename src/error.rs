@@ -89,7 +89,7 @@ pub enum Error {
     #[error("internal error: {0}")]
     Internal(&'static str),
     /// No WordNet dictionary folder was found.
-    #[error("no WordNet 3.0 dictionary found (looked in: {looked}); run scripts/fetch-data.sh or pass --wordnet DIR")]
+    #[error("no WordNet 3.0 dictionary found (looked in: {looked}); get it with scripts/install.sh (fills the data home; or scripts/fetch-data.sh in a checkout), or pass --wordnet DIR")]
     WordNetNotFound {
         /// The places that were tried, in order.
         looked: String,

@@ -47,13 +47,40 @@ fn main() -> ExitCode {
                     .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
                     || e.downcast_ref::<serde_json::Error>()
                         .is_some_and(|j| j.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe))
+                    || e.downcast_ref::<csv::Error>().is_some_and(|c| {
+                        matches!(c.kind(), csv::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe)
+                    })
             }) {
                 return ExitCode::SUCCESS;
             }
             eprintln!("wsd: error: {err:#}");
+            if let Some(hint) = data_home_hint(&err) {
+                eprintln!("wsd: {hint}");
+            }
             ExitCode::from(2)
         }
     }
+}
+
+/// A relative path that is missing here but present in the data home:
+/// say where it is.
+fn data_home_hint(err: &anyhow::Error) -> Option<String> {
+    let path = err
+        .chain()
+        .find_map(|e| match e.downcast_ref::<wsd::Error>() {
+            Some(wsd::Error::Io { path, source })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                Some(path)
+            }
+            _ => None,
+        })?;
+    let there = wsd::resources::data_home_has(path)?;
+    Some(format!(
+        "{} is not in this folder; the data home has it: {}",
+        path.display(),
+        there.display()
+    ))
 }
 
 /// Was file descriptor 1 closed when the process started (`wsd … >&-`)?

@@ -70,6 +70,17 @@ pub fn search_path(rel: &str) -> Vec<PathBuf> {
     out
 }
 
+/// Where the data home has `path` when it is relative and missing here
+/// (`corpora/…` typed outside the checkout, as the README's commands
+/// read), for a hint in the message.
+pub fn data_home_has(path: &Path) -> Option<PathBuf> {
+    if !path.is_relative() || path.exists() {
+        return None;
+    }
+    let there = data_home()?.join(path);
+    there.exists().then_some(there)
+}
+
 /// The first place of [`search_path`] where `rel` exists; else the first
 /// candidate (where it would be fetched to), so messages name a real place.
 pub fn locate(rel: &str) -> PathBuf {
@@ -361,6 +372,9 @@ impl Resources {
             }
             if may_train && (outdated || !path.exists()) {
                 // Fail before the training, not after it.
+                if self.paths.pos_model.is_none() {
+                    crate::atomic::create_folder_of(&path)?;
+                }
                 crate::atomic::check_writable(&path)?;
                 self.notice(&if outdated {
                     format!(

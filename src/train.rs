@@ -216,14 +216,17 @@ pub fn naive_bayes(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
     let min = nb.params().min_examples;
     // A lemma below `min_examples` abstains (so that `nb,mfs` backs off);
     // on a small data set of one's own that can be every lemma.
+    let examples = if min == 1 {
+        "the one example".to_string()
+    } else {
+        format!("the {min} examples")
+    };
     let hint = if answering == 0 {
         format!(
-            "; no lemma has the {min} examples nb needs to answer, so it will abstain everywhere: lower the threshold with --nb-params '{{\"min_examples\": 1}}'"
+            "; no lemma has {examples} nb needs to answer, so it will abstain everywhere: lower the threshold with --nb-params '{{\"min_examples\": 1}}'"
         )
     } else {
-        format!(
-            "; {answering} lemmas have the {min} examples nb needs to answer, the others abstain"
-        )
+        format!("; {answering} lemmas have {examples} nb needs to answer, the others abstain")
     };
     Ok(format!(
         "Naive Bayes trained on {} examples of {} lemmas from {} documents in {:.1} s, written to {}{hint}",

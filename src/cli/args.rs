@@ -20,7 +20,7 @@ pub struct ResourceArgs {
     /// tagger's training data [default: corpora/semcor3.0].
     #[arg(long, value_name = "DIR", alias = "semcor-counts")]
     pub semcor: Option<PathBuf>,
-    /// Encoder checkpoint folder, for knn [default: models/all-MiniLM-L6-v2].
+    /// Encoder checkpoint folder, for knn and ens [default: models/all-MiniLM-L6-v2].
     #[arg(long, value_name = "DIR")]
     pub encoder: Option<PathBuf>,
     /// Arithmetic of the encoder's linear maps: f32, or int8 (8-bit
@@ -33,7 +33,7 @@ pub struct ResourceArgs {
     /// on SemCor on first use when missing].
     #[arg(long, value_name = "FILE")]
     pub pos_model: Option<PathBuf>,
-    /// Trained model file(s) for nb and knn; each file's header says which
+    /// Trained model file(s) for nb, knn and ens; each file's header says which
     /// method it belongs to [default: models/<method>.wsd].
     #[arg(long, value_name = "FILE")]
     pub model: Vec<PathBuf>,
@@ -113,6 +113,26 @@ pub fn method_help() -> String {
         s.push_str(&format!("\n  {:<11} {}", m.name, m.summary));
     }
     s
+}
+
+/// Warn about what the method chain will never read: `--model` files for
+/// a chain that loads no model, and methods after `mfs`, which answers
+/// every target that has senses (`mfs,nb` never asks nb).
+pub fn warn_unread(spec: &wsd::disambig::MethodSpec, resources: &ResourceArgs) {
+    if !resources.model.is_empty() && !spec.needs_model() {
+        eprintln!(
+            "wsd: warning: --model is read by nb, knn and ens only; method {spec} does not read it"
+        );
+    }
+    let names: Vec<&str> = spec.methods().iter().map(|m| m.name).collect();
+    if let Some(i) = names.iter().position(|&n| n == "mfs") {
+        if i + 1 < names.len() {
+            eprintln!(
+                "wsd: warning: mfs answers every target that has senses, so {} after it in {spec} is never asked (put mfs last)",
+                names[i + 1..].join(", ")
+            );
+        }
+    }
 }
 
 /// The method and its run-time options.

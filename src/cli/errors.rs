@@ -37,6 +37,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let Some(spec) = args.method.spec()? else {
         bail!("wsd errors needs --method (e.g. --method mfs)");
     };
+    super::args::warn_unread(&spec, &args.resources);
     let res = args
         .resources
         .resources(cli, PosTraining::when_raw(args.data.raw));

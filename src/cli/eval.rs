@@ -43,7 +43,7 @@ pub struct Args {
     #[command(flatten)]
     pub framework: FrameworkArg,
     /// Without --xml: evaluate on this split of SemCor (--semcor DIR).
-    #[arg(long, default_value = "test")]
+    #[arg(long, default_value = "test", conflicts_with_all = ["xml", "framework"])]
     pub split: Split,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -52,7 +52,7 @@ pub struct Args {
     #[arg(long)]
     pub per_pos: bool,
     /// Write the system's answers as a key file.
-    #[arg(long, value_name = "SYSTEM.key")]
+    #[arg(long, short, value_name = "SYSTEM.key")]
     pub output: Option<PathBuf>,
     /// Ignore the data set's tokens, lemmas and POS: rebuild its plain text,
     /// run the text pipeline (`wsd tag`'s), and align its targets back to the
@@ -66,10 +66,10 @@ pub struct Args {
     pub frontend_errors: Option<PathBuf>,
     /// How --raw joins multiword expressions: learned (the default), greedy
     /// or none (see `wsd tag --mwe`).
-    #[arg(long, value_name = "MODE", default_value = "learned")]
+    #[arg(long, value_name = "MODE", default_value = "learned", requires = "raw")]
     pub mwe: MweMode,
     /// Same as --mwe none.
-    #[arg(long)]
+    #[arg(long, requires = "raw", conflicts_with = "mwe")]
     pub no_mwe: bool,
     /// With --raw: weigh a second part of speech: a target whose second most likely
     /// WordNet category has at least probability P under the tagger
@@ -80,13 +80,13 @@ pub struct Args {
     pub pos_alternatives: Option<f32>,
     /// With --raw: keep the tagger's part of speech for every word: no
     /// instance-level revision of the category of targets WordNet has in
-    /// several categories (on by default; see `crate::pos::category`).
-    #[arg(long)]
+    /// several categories (that revision is on by default: a model learned on SemCor's
+    /// train split of which category a word's context favours).
+    #[arg(long, requires = "raw")]
     pub no_pos_categories: bool,
     /// With --raw: let the encoder overrule the category of a target WordNet has in
     /// several categories when its vector of the word says the chosen
-    /// category is unlikely (a probe fitted on SemCor's train split, see
-    /// `crate::pos::probe`). On by default when the method runs the encoder
+    /// category is unlikely (a probe fitted on SemCor's train split). On by default when the method runs the encoder
     /// anyway (knn, ens: the front end then hands them its vectors, so
     /// each sentence is encoded once); this flag turns it on for the other
     /// methods too, at the encoder's speed (mfs tags ~15 times slower).
@@ -98,7 +98,7 @@ pub struct Args {
     pub no_pos_probe: bool,
     /// With --raw: no secondary targets for the words of joined
     /// multiwords (see `wsd tag --no-heads`).
-    #[arg(long)]
+    #[arg(long, requires = "raw")]
     pub no_heads: bool,
     /// Also write the evaluation report (`wsd compare`'s): a self-contained
     /// HTML page, or its JSON for a `.json` file; `--format json` then
@@ -125,6 +125,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let Some(spec) = args.method.spec()? else {
         bail!("wsd eval needs --method (e.g. --method mfs)");
     };
+    super::args::warn_unread(&spec, &args.resources);
     let found = args.framework.sets()?;
     if let Some(out) = &args.output {
         let inputs: Vec<&PathBuf> = match &found {

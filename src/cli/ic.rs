@@ -37,6 +37,9 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         .output
         .clone()
         .unwrap_or_else(|| wsd::resources::models_dir().join("ic-semcor.txt"));
+    if args.output.is_none() {
+        wsd::atomic::create_folder_of(&output)?;
+    }
     wsd::atomic::check_writable(&output)?;
     let inv = super::until_exit(Inventory::open(cli.wordnet.as_deref())?);
     let semcor = wsd::resources::semcor_dir(args.semcor.as_deref());

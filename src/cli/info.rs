@@ -68,10 +68,22 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 writeln!(
                     out,
                     "  {p:<5} synsets {:>6}  lemmas {:>6}  senses {:>6}",
-                    c["synsets"], c["lemmas"], c["senses"]
+                    // a JSON value ignores the width: the numbers pad
+                    c["synsets"].as_u64().unwrap_or_default(),
+                    c["lemmas"].as_u64().unwrap_or_default(),
+                    c["senses"].as_u64().unwrap_or_default()
                 )?;
             }
             writeln!(out, "index.sense sha256: {}", inv.checksum()?)?;
+            writeln!(
+                out,
+                "checks: {}",
+                if problems.is_empty() {
+                    "passed (index and exception files sorted, pointers resolve, no hypernym cycles, WordNet 3.0's synset counts)".to_string()
+                } else {
+                    format!("{} problem(s), listed on standard error", problems.len())
+                }
+            )?;
             crate::note!(cli, "loaded in {load_ms:.0} ms");
         }
     }

@@ -37,11 +37,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("looking up {lemma:?}"))?;
         if found.is_empty() {
             unknown += 1;
-            eprintln!(
-                "wsd: WordNet has no {}entry for {lemma:?}{}",
-                args.pos.map(|p| format!("{p} ")).unwrap_or_default(),
-                wsd::wordnet::did_you_mean(&dict.similar_lemmas(lemma, args.pos, 5)),
-            );
+            eprintln!("wsd: {}", not_found(&dict, lemma, args.pos)?);
         }
         senses.extend(found);
     }
@@ -72,4 +68,47 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Why `lemma` has no senses, and what to try instead: the parts of
+/// speech it does have (`bank --pos r`), or lemmas spelt close to it.
+fn not_found(dict: &Lookup, lemma: &str, pos: Option<Pos>) -> anyhow::Result<String> {
+    if lemma.trim().is_empty() {
+        return Ok("an empty word has no senses".to_string());
+    }
+    if let Some(p) = pos {
+        let other: Vec<Pos> = Pos::ALL
+            .iter()
+            .filter(|&&q| q != p)
+            .filter(|&&q| lookup_senses(dict, lemma, Some(q)).is_ok_and(|s| !s.is_empty()))
+            .copied()
+            .collect();
+        if !other.is_empty() {
+            let names: Vec<&str> = other.iter().map(|&q| pos_name(q)).collect();
+            let flags: Vec<String> = other
+                .iter()
+                .map(|q| format!("--pos {}", q.letter()))
+                .collect();
+            return Ok(format!(
+                "WordNet has no {} entry for {lemma:?}; it has it as a {} (leave out --pos, or give {})",
+                pos_name(p),
+                names.join(" and a "),
+                flags.join(" or ")
+            ));
+        }
+    }
+    Ok(format!(
+        "WordNet has no {}entry for {lemma:?}{}",
+        pos.map(|p| format!("{} ", pos_name(p))).unwrap_or_default(),
+        wsd::wordnet::did_you_mean(&dict.similar_lemmas(lemma, pos, 5)),
+    ))
+}
+
+fn pos_name(p: Pos) -> &'static str {
+    match p {
+        Pos::Noun => "noun",
+        Pos::Verb => "verb",
+        Pos::Adj => "adjective",
+        Pos::Adv => "adverb",
+    }
 }

@@ -41,8 +41,8 @@ pub struct Args {
     /// counts it) instead of the value.
     #[arg(long)]
     pub distance: bool,
-    /// Information-content table for res/jcn/lin (written by the library's
-    /// `Ic::write`); default: one built from WordNet's own tag counts
+    /// Information-content table for res/jcn/lin (written by `wsd ic`);
+    /// default: one built from WordNet's own tag counts
     /// (index.sense), add-one smoothed.
     #[arg(long, value_name = "FILE")]
     pub ic: Option<std::path::PathBuf>,
@@ -104,6 +104,12 @@ fn describe(inv: &Inventory, id: SynsetId) -> anyhow::Result<SynsetRef> {
 
 /// Run `wsd similarity`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
+    if args.ic.is_some() && !args.measure.needs_ic() {
+        anyhow::bail!(
+            "--ic is read by the measures res, jcn and lin only, not by {} (add --measure res, jcn or lin)",
+            args.measure.name()
+        );
+    }
     let res = ResourceArgs {
         ic: args.ic.clone(),
         ..Default::default()

@@ -100,7 +100,13 @@ fn frames(syn: &wsd::wordnet::Synset) -> Vec<FrameView> {
 /// Run `wsd synset`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let d = Lookup::open(cli.wordnet.as_deref())?;
-    let id = resolve_id(&d, &args.id)?;
+    let id = match resolve_id(&d, &args.id) {
+        Ok(id) => id,
+        Err(e) => match id_hint(&d, &args.id, &e) {
+            Some(hint) => anyhow::bail!("{e}; {hint}"),
+            None => return Err(e.into()),
+        },
+    };
     let syn = d.synset(id)?.into_owned();
     let mut view = View {
         offset: offset_string(id, Some(syn.ss_type)),
@@ -194,4 +200,31 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What to try when `id` names no synset: a bare word is listed by
+/// `wsd senses`; a name past the word's last sense (`bank.n.99`) gets the
+/// count of its senses.
+fn id_hint(d: &Lookup, id: &str, e: &wsd::Error) -> Option<String> {
+    match e {
+        wsd::Error::BadId(_) => {
+            let senses = wsd::wordnet::lookup_senses(d, id, None).ok()?;
+            (!senses.is_empty()).then(|| {
+                format!("{id:?} is a word: `wsd senses {id}` lists its senses and their ids")
+            })
+        }
+        wsd::Error::UnknownId(_) => {
+            let mut parts = id.rsplitn(3, '.');
+            let (_, pos, lemma) = (parts.next()?, parts.next()?, parts.next()?);
+            let pos =
+                wsd::wordnet::Pos::from_letter(pos.chars().next()?).filter(|_| pos.len() == 1)?;
+            let n = wsd::wordnet::lookup_senses(d, lemma, Some(pos)).ok()?.len();
+            Some(if n == 0 {
+                format!("{lemma:?} has no senses of that part of speech: `wsd senses {lemma}` lists the ones it has")
+            } else {
+                format!("{lemma}.{}.NN runs from 01 to {n:02} (`wsd senses {lemma} --pos {}` lists them)", pos.letter(), pos.letter())
+            })
+        }
+        _ => None,
+    }
 }

@@ -24,6 +24,7 @@ use wsd::tagging::records::InputFormat;
 use wsd::tagging::{TagError, Tagger};
 use wsd::text::blocks::BLOCK;
 use wsd::text::{MweMatcher, MweMode};
+use wsd::wordnet::{Inventory, Pos};
 
 /// Arguments of `wsd tag`.
 #[derive(clap::Args, Debug)]
@@ -69,7 +70,7 @@ pub struct Args {
     #[arg(long, default_value = "content")]
     pub targets: TargetSelection,
     /// Same as --targets all.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "targets")]
     pub all_words: bool,
     /// How to join multiword expressions (took place → take_place): learned
     /// (on SemCor's evidence, the default), greedy (every WordNet
@@ -77,7 +78,7 @@ pub struct Args {
     #[arg(long, value_name = "MODE", default_value = "learned")]
     pub mwe: MweMode,
     /// Same as --mwe none.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "mwe")]
     pub no_mwe: bool,
     /// Weigh a second part of speech: a target whose second most likely
     /// WordNet category has at least probability P under the tagger
@@ -88,19 +89,19 @@ pub struct Args {
     pub pos_alternatives: Option<f32>,
     /// Keep the tagger's part of speech for every word: no instance-level
     /// revision of the category of targets WordNet has in several
-    /// categories (on by default; see `crate::pos::category`).
+    /// categories (that revision is on by default: a model learned on SemCor's
+    /// train split of which category a word's context favours).
     #[arg(long)]
     pub no_pos_categories: bool,
     /// Let the encoder overrule the category of a target WordNet has in
     /// several categories when its vector of the word says the chosen
-    /// category is unlikely (a probe fitted on SemCor's train split, see
-    /// `crate::pos::probe`). On by default when the method runs the encoder
+    /// category is unlikely (a probe fitted on SemCor's train split). On by default when the method runs the encoder
     /// anyway (knn, ens: the front end then hands them its vectors, so
     /// each sentence is encoded once); this flag turns it on for the other
     /// methods too, at the encoder's speed (mfs tags ~15 times slower).
     #[arg(long)]
     pub pos_probe: bool,
-    /// never let the encoder overrule categories, not even with knn or ens,
+    /// Never let the encoder overrule categories, not even with knn or ens,
     /// which run it by default (see --pos-probe).
     #[arg(long, conflicts_with = "pos_probe")]
     pub no_pos_probe: bool,
@@ -138,19 +139,43 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             "--top and --explain add columns to --format tsv or jsonl; --format key has one sense per line and no room for them"
         );
     }
+    if args.gloss && args.format == TagFormat::Key {
+        anyhow::bail!(
+            "--gloss adds the definition to --format tsv or jsonl (text has it already); --format key has no room for it"
+        );
+    }
     refuse_repeated_inputs(&args.inputs)?;
+    if let Some(code) = none_can_be_opened(&args.inputs) {
+        // before loading the models (seconds with knn) and writing a header
+        return Ok(code);
+    }
     if let Some(out) = &args.output {
-        // Before any work (loading, training a missing POS model).
-        args.resources.check_output(out, &args.inputs)?;
+        // Before any work (loading, training a missing POS model). No
+        // file given reads standard input, which may be the output too.
+        let stdin = [PathBuf::from("-")];
+        let inputs = if args.inputs.is_empty() {
+            &stdin[..]
+        } else {
+            &args.inputs[..]
+        };
+        args.resources.check_output(out, inputs)?;
     }
     let res = args.resources.resources(cli, PosTraining::IfMissing);
     let (spec, why) = match args.method.spec()? {
-        Some(spec) => (spec, "given by --method".to_string()),
+        Some(spec) => {
+            super::args::warn_unread(&spec, &args.resources);
+            (spec, "given by --method".to_string())
+        }
         None => MethodSpec::default_for(res, args.method.options()),
     };
     let (inv, tagger, method) = load_overlapped(res, &spec)?;
     if !cli.quiet {
         eprintln!("wsd: method {} ({why})", method.name());
+    }
+    if let TargetSelection::Lemmas(lemmas) = &args.targets {
+        if !args.all_words {
+            warn_unknown_target_lemmas(inv, lemmas);
+        }
     }
     let mode = if args.no_mwe { MweMode::None } else { args.mwe };
     let mwe = (mode != MweMode::None).then(|| MweMatcher::with_mode(inv, mode));
@@ -411,9 +436,18 @@ fn tag_input(
             .tag(reader, &doc_id, sink, pool, &|n| pb.inc(n))
             .map(|s| (s.bytes, s.tokens, 0)),
         InputFormat::Jsonl => {
+            // Errors are shown with --quiet too (it hides progress and
+            // notices only); past the first few, a count at the end.
+            let mut shown = 0usize;
             let mut report = |e: &wsd::tagging::records::RecordError| {
-                if !cli.quiet {
+                shown += 1;
+                if shown <= MAX_RECORD_ERRORS {
                     eprintln!("wsd: {}: line {}: {}", display(input), e.line, e.error);
+                } else if shown == MAX_RECORD_ERRORS + 1 {
+                    eprintln!(
+                        "wsd: {}: more records could not be tagged; not shown one by one",
+                        display(input)
+                    );
                 }
             };
             tagger
@@ -431,6 +465,82 @@ fn tag_input(
         Err(TagError::Write(e)) => Err(wsd::Error::write(out_name, e).into()),
     }
 }
+
+/// When files were named and not one of them can be opened (missing, a
+/// folder, unreadable), say why for each and give exit 2 at once; when
+/// some can, they are tagged and the others reported as they come.
+fn none_can_be_opened(inputs: &[PathBuf]) -> Option<ExitCode> {
+    if inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-") {
+        return None;
+    }
+    let why = |p: &Path| -> Option<String> {
+        match std::fs::metadata(p) {
+            Ok(m) if m.is_dir() => Some("is a directory, not a text file".into()),
+            Ok(_) => File::open(p).err().map(|e| format!("cannot open: {e}")),
+            Err(e) => Some(match wsd::resources::data_home_has(p) {
+                Some(there) => format!(
+                    "cannot open: {e} (not in this folder; the data home has {})",
+                    there.display()
+                ),
+                None => format!("cannot open: {e}"),
+            }),
+        }
+    };
+    let errors: Vec<(&PathBuf, String)> = inputs
+        .iter()
+        .map_while(|p| why(p).map(|w| (p, w)))
+        .collect();
+    if errors.len() < inputs.len() {
+        return None;
+    }
+    for (p, w) in errors {
+        eprintln!("wsd: {}: {w}", p.display());
+    }
+    Some(ExitCode::from(2))
+}
+
+/// `--targets LEMMAS` matches lemmas, never the words as written: a word
+/// WordNet has no lemma for would silently match nothing, so say which
+/// lemma was meant (`raised` → raise) or what is close (`bnak` → bank).
+fn warn_unknown_target_lemmas(inv: &Inventory, lemmas: &rustc_hash::FxHashSet<String>) {
+    let mut sorted: Vec<&String> = lemmas.iter().collect();
+    sorted.sort();
+    for lemma in sorted {
+        let mut bases: Vec<String> = Pos::ALL
+            .iter()
+            .flat_map(|&p| inv.morphy(lemma, p))
+            .filter(|b| b != lemma)
+            .collect();
+        bases.sort();
+        bases.dedup();
+        if Pos::ALL.iter().any(|&p| inv.has_lemma(lemma, p)) {
+            // `raised` (an adjective) and `banks` (a surname) are lemmas,
+            // and inflected forms of raise and bank too
+            if !bases.is_empty() {
+                eprintln!(
+                    "wsd: warning: --targets {lemma:?} matches the lemma {lemma:?} only; it is also a form of {} (give that lemma to tag those)",
+                    bases.join(", ")
+                );
+            }
+            continue;
+        }
+        let hint = if bases.is_empty() {
+            let similar = wsd::wordnet::similar_lemmas(
+                Pos::ALL.iter().flat_map(|&p| inv.lemmas(p)),
+                lemma,
+                5,
+                |l| wsd::wordnet::sense_count(inv, l, None),
+            );
+            wsd::wordnet::did_you_mean(&similar)
+        } else {
+            format!("; targets are lemmas: did you mean {}?", bases.join(", "))
+        };
+        eprintln!("wsd: warning: --targets {lemma:?}: WordNet has no such lemma, so nothing matches it{hint}");
+    }
+}
+
+/// How many bad JSON-lines records are named one by one, per input.
+const MAX_RECORD_ERRORS: usize = 20;
 
 /// The same file given twice would repeat its instance ids (`--format
 /// key` output that `wsd score` then rejects): refused, by device and inode.

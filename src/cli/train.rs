@@ -47,7 +47,7 @@ pub struct Args {
     pub split: Split,
     /// Naive Bayes hyper-parameters as JSON, over the defaults, e.g.
     /// '{"alpha": 1.0, "window": 5, "sentence_bag": true, "collocations": false}'
-    /// (fields: see `NbParams` in src/disambig/naive_bayes.rs).
+    /// (an unknown field is refused with the list of known ones).
     #[arg(long, value_name = "JSON")]
     pub nb_params: Option<String>,
     /// Output model file [default: models/<method>.wsd].
@@ -186,6 +186,9 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             .chain(&r.pos_model)
             .chain(&r.ic);
         wsd::atomic::refuse_inputs("--output", &output, inputs.map(PathBuf::as_path))?;
+        if args.output.is_none() {
+            wsd::atomic::create_folder_of(&output)?;
+        }
         wsd::atomic::check_writable(&output)?;
     }
     if args.xml.len() != args.gold.len() {

@@ -148,6 +148,22 @@ pub fn read_gold_key_file(path: impl AsRef<Path>) -> Result<KeyFile> {
     Ok(keys)
 }
 
+/// An id that is the start of an XML tag of the framework's data files
+/// (the data .xml given where a key file goes).
+fn looks_like_xml(id: &str) -> bool {
+    [
+        "<?xml",
+        "<corpus",
+        "<text",
+        "<sentence",
+        "<wf",
+        "<instance",
+        "</",
+    ]
+    .iter()
+    .any(|t| id.starts_with(t))
+}
+
 /// Parse key-file text; `origin` names the source in error messages.
 pub fn parse_keys(text: &str, origin: impl AsRef<Path>) -> Result<KeyFile> {
     let origin = origin.as_ref();
@@ -158,6 +174,16 @@ pub fn parse_keys(text: &str, origin: impl AsRef<Path>) -> Result<KeyFile> {
         let mut fields = line.split_whitespace();
         let Some(id) = fields.next() else { continue };
         let keys: Vec<String> = fields.map(str::to_owned).collect();
+        if looks_like_xml(id) {
+            return Err(Error::parse(
+                origin,
+                lineno,
+                format!(
+                    "looks like XML ({:?}), not a key file of `id key [key…]` lines: is this the data .xml given as the key file?",
+                    crate::error::excerpt(line.trim())
+                ),
+            ));
+        }
         if let Some(bad) = std::iter::once(id)
             .chain(keys.iter().map(String::as_str))
             .find(|f| f.chars().any(char::is_control))
@@ -286,6 +312,18 @@ mod tests {
     }
 
     #[test]
+    fn xml_given_as_a_key_file_is_named_as_such() {
+        let xml = "<?xml version=\"1.0\"?>\n<corpus lang=\"en\">\n";
+        match parse_keys(xml, "data.xml") {
+            Err(Error::Parse { line, msg, .. }) => {
+                assert_eq!(line, 1);
+                assert!(msg.contains("looks like XML"), "{msg}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn blank_lines_are_skipped() {
         let k = parse_keys("\n a k1\n\n   \nb k2 k3\n", "mem").unwrap();
         assert_eq!(k.len(), 2);
@@ -362,9 +400,11 @@ mod prop_tests {
     use proptest::prelude::*;
 
     /// An id or key: printable characters, ASCII and a few others (the
-    /// reader refuses control characters and splits at any white space).
+    /// reader refuses control characters and splits at any white space,
+    /// and takes an id that starts like an XML tag for a data file given
+    /// by mistake: no field starts with `<`).
     fn field() -> impl Strategy<Value = String> {
-        "[!-~éß中]{1,16}"
+        "[!-;=-~éß中][!-~éß中]{0,15}"
     }
 
     /// Entries with repeated ids and unanswered instances among them.

@@ -57,6 +57,24 @@ pub fn read_xml(path: impl AsRef<Path>) -> Result<Vec<Document>> {
 pub fn parse_xml(text: &str, origin: impl AsRef<Path>) -> Result<Vec<Document>> {
     let origin = origin.as_ref();
     let bytes = text.as_bytes();
+    let start = text.trim_start_matches('\u{feff}').trim_start();
+    if !start.is_empty() && !start.starts_with('<') {
+        // a key file or plain text given where the data XML goes
+        let first = start.lines().next().unwrap_or_default();
+        let what = if crate::corpus::keyfile::parse_keys(first, origin).is_ok() {
+            "like a key file (`id key…` lines)"
+        } else {
+            "with text"
+        };
+        return Err(Error::parse(
+            origin,
+            text[..text.len() - start.len()].matches('\n').count() + 1,
+            format!(
+                "not XML: it starts {what}, {:?}; the data file is the framework's .data.xml",
+                crate::error::excerpt(first)
+            ),
+        ));
+    }
     let mut reader = Reader::from_str(text);
     reader.config_mut().trim_text(true);
     reader.config_mut().check_end_names = true;
@@ -200,7 +218,10 @@ pub fn parse_xml(text: &str, origin: impl AsRef<Path>) -> Result<Vec<Document>> 
                     Some(tok) => tok.text.push_str(&s),
                     None if s.trim().is_empty() => {}
                     None => {
-                        return Err(err(format!("text outside <wf>/<instance>: {:?}", s.trim())))
+                        return Err(err(format!(
+                            "text outside <wf>/<instance>: {:?}",
+                            crate::error::excerpt(s.trim())
+                        )))
                     }
                 }
             }
@@ -429,6 +450,18 @@ mod tests {
             line_of(&format!("{HEAD}<wf lemma=\"a\" pos=\"X\">a\n<wf lemma=\"b\" pos=\"X\">b</wf>\n</sentence>\n</text>\n</corpus>\n")),
             6
         );
+        // a key file given as the data: not XML, on its first line of text
+        assert_eq!(line_of("\nd000.s000.t000 refer%2:32:01::\n"), 2);
+        let Err(Error::Parse { msg, .. }) = parse_xml("d0.t0 a%1:01:00::\n", "k") else {
+            panic!("parsed")
+        };
+        assert!(msg.contains("not XML") && msg.contains("key file"), "{msg}");
+        // text outside a word is quoted in part, not whole
+        let long = format!("{HEAD}{}\n", "loose ".repeat(1000));
+        let Err(Error::Parse { msg, .. }) = parse_xml(&long, "k") else {
+            panic!("parsed")
+        };
+        assert!(msg.len() < 200, "{msg}");
         // unknown element, text outside a word, duplicate instance id
         assert_eq!(line_of(&format!("{HEAD}<foo/>\n")), 5);
         assert_eq!(line_of(&format!("{HEAD}\n\nloose\n")), 7);

@@ -118,14 +118,14 @@ impl PartialEq for Method {
 pub static METHODS: &[Method] = &[
     Method {
         name: "mfs",
-        summary: "WordNet's first sense (senses are ordered by SemCor tag counts)",
+        summary: "WordNet's first sense (ordered by SemCor tag counts)",
         needs: &[],
         build: |_, _| Ok(Box::new(FirstSense)),
         train: None,
     },
     Method {
         name: "mfs-semcor",
-        summary: "most frequent sense counted on SemCor's train split, backing off to mfs",
+        summary: "most frequent sense on SemCor's train split, then mfs",
         needs: &[Need::Semcor],
         build: |res, _| {
             Ok(Box::new(Chain::new(vec![
@@ -137,7 +137,7 @@ pub static METHODS: &[Method] = &[
     },
     Method {
         name: "lesk",
-        summary: "simplified Lesk: distinct stems shared by the context and each sense's gloss, examples and synonyms",
+        summary: "simplified Lesk: context stems shared with each gloss",
         needs: &[],
         build: |_, o| {
             Ok(Box::new(Lesk::new(LeskOptions {
@@ -149,7 +149,7 @@ pub static METHODS: &[Method] = &[
     },
     Method {
         name: "lesk-ext",
-        summary: "extended Lesk: glosses of related synsets too, weighted, plus a first-sense prior",
+        summary: "extended Lesk: related synsets' glosses too, a prior",
         needs: &[],
         build: |_, o| {
             Ok(Box::new(ExtendedLesk::new(ExtendedLeskOptions {
@@ -161,7 +161,7 @@ pub static METHODS: &[Method] = &[
     },
     Method {
         name: "nb",
-        summary: "Naive Bayes per lemma trained on SemCor; abstains on rarely seen lemmas",
+        summary: "Naive Bayes per lemma (SemCor); abstains on rare ones",
         needs: &[Need::Model],
         build: |res, _| {
             let path = res.model_path("nb")?;
@@ -171,49 +171,49 @@ pub static METHODS: &[Method] = &[
     },
     Method {
         name: "sim-path",
-        summary: "the sense most similar (path) to the context words' senses",
+        summary: "closest sense (path) to the context",
         needs: &[],
         build: |res, o| similarity(res, o, Measure::Path),
         train: None,
     },
     Method {
         name: "sim-wup",
-        summary: "the sense most similar (Wu-Palmer) to the context words' senses",
+        summary: "closest sense (Wu-Palmer) to the context",
         needs: &[],
         build: |res, o| similarity(res, o, Measure::Wup),
         train: None,
     },
     Method {
         name: "sim-lch",
-        summary: "the sense most similar (Leacock-Chodorow) to the context words' senses",
+        summary: "closest sense (Leacock-Chodorow) to the context",
         needs: &[],
         build: |res, o| similarity(res, o, Measure::Lch),
         train: None,
     },
     Method {
         name: "sim-res",
-        summary: "the sense most similar (Resnik, information content) to the context words' senses",
+        summary: "closest sense (Resnik IC) to the context",
         needs: &[Need::Ic],
         build: |res, o| similarity(res, o, Measure::Res),
         train: None,
     },
     Method {
         name: "sim-jcn",
-        summary: "the sense most similar (Jiang-Conrath) to the context words' senses",
+        summary: "closest sense (Jiang-Conrath IC) to the context",
         needs: &[Need::Ic],
         build: |res, o| similarity(res, o, Measure::Jcn),
         train: None,
     },
     Method {
         name: "sim-lin",
-        summary: "the sense most similar (Lin) to the context words' senses",
+        summary: "closest sense (Lin IC) to the context",
         needs: &[Need::Ic],
         build: |res, o| similarity(res, o, Measure::Lin),
         train: None,
     },
     Method {
         name: "knn",
-        summary: "nearest sense vector from the attention encoder (SemCor centroids, glosses, prior)",
+        summary: "nearest sense vector of the attention encoder",
         needs: &[Need::Model, Need::Encoder],
         build: |res, o| {
             let path = res.model_path("knn")?;
@@ -225,7 +225,7 @@ pub static METHODS: &[Method] = &[
     },
     Method {
         name: "ens",
-        summary: "a learned combination of knn, nb, lesk-ext and the sense prior (conditional logistic regression)",
+        summary: "learned combination of knn, nb, lesk-ext and a prior",
         needs: &[Need::Model, Need::Encoder],
         build: |res, o| {
             let inv = res.inventory()?;
@@ -460,6 +460,23 @@ impl fmt::Display for MethodSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `--help` lists the methods as `  NAME        SUMMARY` under clap's
+    /// 10-column indent: a summary of at most 56 characters keeps each on
+    /// one line of an 80-column terminal (clap wraps longer ones to the
+    /// left margin, under the names).
+    #[test]
+    fn summaries_fit_one_help_line() {
+        for m in METHODS {
+            assert!(
+                m.summary.chars().count() <= 56,
+                "{}: {:?} is {} characters",
+                m.name,
+                m.summary,
+                m.summary.chars().count()
+            );
+        }
+    }
 
     #[test]
     fn every_method_name_parses_and_chains_keep_their_order() {

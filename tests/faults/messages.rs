@@ -131,3 +131,174 @@ fn similarity_prints_no_negative_zero_and_1e300_short() {
 fn a_trailing_comma_in_method_is_refused() {
     expect(eval_semeval().args(["--method", "mfs,"]), 2, &["mfs,"]);
 }
+
+#[test]
+fn tag_of_files_none_of_which_opens_writes_nothing_and_loads_nothing() {
+    let d = tempdir();
+    let r = expect(
+        tag()
+            .args(["--method", "knn"])
+            .arg(d.path().join("missing.txt"))
+            .arg(d.path()),
+        2,
+        &["missing.txt: cannot open", "is a directory"],
+    );
+    assert_eq!(r.out, "", "a header for no input");
+}
+
+#[test]
+fn a_relative_path_the_data_home_has_is_pointed_to() {
+    // as the README's commands are typed outside the checkout
+    let d = tempdir();
+    let rel = "corpora/wsd-eval/semeval2007/semeval2007.data.xml";
+    let mut c = wsd();
+    c.current_dir(d.path())
+        .env("WSD_HOME", root())
+        .args(["eval", "--method", "mfs", "--xml", rel, "--gold"])
+        .arg(semeval().join("semeval2007.gold.key.txt"));
+    expect(
+        &mut c,
+        2,
+        &[
+            "the data home has it",
+            &root().join(rel).display().to_string(),
+        ],
+    );
+}
+
+#[test]
+fn data_and_key_files_given_the_wrong_way_round_are_named() {
+    let xml = semeval().join("semeval2007.data.xml");
+    let gold = semeval().join("semeval2007.gold.key.txt");
+    let r = expect(
+        wsd()
+            .args(["eval", "--method", "mfs", "--xml"])
+            .arg(&gold)
+            .arg("--gold")
+            .arg(&gold),
+        2,
+        &["gold.key.txt:1: not XML", "key file"],
+    );
+    assert!(r.err.len() < 400, "the file quoted whole: {}", r.err);
+    expect(
+        wsd().arg("score").arg(&gold).arg(&xml),
+        2,
+        &["data.xml:1: looks like XML"],
+    );
+}
+
+#[test]
+fn unknown_words_say_what_wordnet_has_instead() {
+    expect(
+        wsd().args(["senses", "bank", "--pos", "r"]),
+        1,
+        &[
+            "no adverb entry for \"bank\"",
+            "as a noun and a verb",
+            "--pos n",
+        ],
+    );
+    expect(wsd().args(["senses", ""]), 1, &["an empty word"]);
+    expect(
+        wsd().args(["synset", "bank"]),
+        2,
+        &["`wsd senses bank` lists its senses"],
+    );
+    expect(
+        wsd().args(["synset", "bank.n.99"]),
+        2,
+        &["bank.n.NN runs from 01 to 10"],
+    );
+}
+
+#[test]
+fn targets_that_are_no_lemmas_are_warned_about() {
+    let d = tempdir();
+    let input = text_file(d.path());
+    let r = expect(
+        tag()
+            .args([
+                "--method",
+                "mfs",
+                "--format",
+                "key",
+                "--targets",
+                "raised,went,bnak,bank",
+            ])
+            .arg(&input),
+        0,
+        &[
+            "\"raised\" matches the lemma \"raised\" only; it is also a form of raise",
+            "\"went\": WordNet has no such lemma",
+            "did you mean go?",
+            "\"bnak\": WordNet has no such lemma",
+            "did you mean: bank",
+        ],
+    );
+    assert!(!r.err.contains("\"bank\""), "{}", r.err);
+    assert!(r.out.contains("bank%1:17:01::"), "{}", r.out);
+}
+
+#[test]
+fn options_that_would_be_ignored_are_refused_or_warned_about() {
+    let d = tempdir();
+    let input = text_file(d.path());
+    for args in [
+        &["--targets", "bank", "--all-words"][..],
+        &["--no-mwe", "--mwe", "greedy"],
+        &["--gloss", "--format", "key"],
+    ] {
+        let r = run(tag().args(args).arg(&input));
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.err);
+        assert!(r.out.is_empty(), "{args:?}: {}", r.out);
+    }
+    for args in [
+        &["--no-heads"][..],
+        &["--mwe", "none"],
+        &["--split", "train"],
+    ] {
+        let r = run(eval_semeval().args(args));
+        assert_eq!(r.code, Some(2), "{args:?}: {}", r.err);
+    }
+    expect(
+        tag().args(["--method", "mfs,lesk"]).arg(&input),
+        0,
+        &["lesk after it in mfs,lesk is never asked"],
+    );
+    expect(
+        tag()
+            .args(["--method", "lesk", "--model"])
+            .arg(&input)
+            .arg(&input),
+        0,
+        &["--model is read by nb, knn and ens only"],
+    );
+    expect(
+        wsd().args(["similarity", "dog", "cat", "--ic"]).arg(&input),
+        2,
+        &["--ic is read by the measures res, jcn and lin only"],
+    );
+}
+
+#[test]
+fn quiet_still_names_the_records_that_could_not_be_tagged() {
+    let d = tempdir();
+    let input = d.path().join("in.jsonl");
+    std::fs::write(
+        &input,
+        "{\"id\":\"a\",\"text\":\"The bank is open.\"}\nnot json\n{\"id\":\"b\"}\n",
+    )
+    .unwrap();
+    let r = expect(
+        tag()
+            .args(["--input-format", "jsonl", "--format", "key"])
+            .arg(&input),
+        1,
+        &[
+            "in.jsonl: line 2: invalid JSON",
+            "in.jsonl: line 3: no text",
+            "2 record(s) could not be tagged",
+        ],
+    );
+    assert_eq!(r.err.matches("line 2").count(), 1, "{}", r.err);
+}

@@ -303,3 +303,66 @@ fn a_full_disk_says_cannot_write_and_keeps_the_old_file() {
     assert!(left.is_empty(), "{left:?}");
     assert_eq!(kept, "previous");
 }
+
+#[test]
+fn output_to_dev_stdout_on_a_pipe_is_written_through() {
+    // /dev/stdout → /proc/self/fd/1 → `pipe:[…]`: a link no path can
+    // follow, which was taken for a file to create (exit 2).
+    let d = tempdir();
+    let input = text_file(d.path());
+    let r = expect(
+        tag()
+            .args(["--method", "mfs", "--format", "key", "-o", "/dev/stdout"])
+            .arg(&input),
+        0,
+        &[],
+    );
+    assert!(r.out.contains("bank%1:17:01::"), "{}", r.out);
+}
+
+#[test]
+fn tag_refuses_to_overwrite_its_standard_input() {
+    let d = tempdir();
+    let input = text_file(d.path());
+    let before = std::fs::read(&input).unwrap();
+    let o = tag()
+        .arg("-o")
+        .arg(&input)
+        .stdin(std::fs::File::open(&input).unwrap())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("standard input"), "{err}");
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}
+
+#[test]
+fn output_into_a_missing_folder_is_an_error_that_creates_nothing() {
+    let d = tempdir();
+    let input = text_file(d.path());
+    let out = d.path().join("typo/sub/out.tsv");
+    let r = expect(
+        tag().arg("-o").arg(&out).arg(&input),
+        2,
+        &["cannot write", "typo/sub/out.tsv", "does not exist"],
+    );
+    assert!(
+        !r.err.contains(".wsd-"),
+        "a temporary file named: {}",
+        r.err
+    );
+    assert!(!d.path().join("typo").exists(), "the folder was created");
+    // wsd's own default paths still get their folder: `wsd ic` with no
+    // --output writes under ./models, created when missing
+    let mut ic = wsd();
+    ic.current_dir(d.path())
+        .env("WSD_HOME", d.path().join("home"))
+        .args(["--wordnet"])
+        .arg(dict())
+        .arg("ic")
+        .arg("--semcor")
+        .arg(crate::util::semcor());
+    expect(&mut ic, 0, &[]);
+    assert!(d.path().join("home/models/ic-semcor.txt").is_file());
+}

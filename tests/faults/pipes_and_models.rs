@@ -105,3 +105,15 @@ fn damaged_semcor_entries_are_reported() {
         assert!(r.err.contains(want), "{what}: {}", r.err);
     }
 }
+
+#[test]
+fn broken_pipe_on_tsv_output_is_success() {
+    // `wsd errors … | head -1`: the TSV goes through the csv crate, whose
+    // error wraps the broken pipe
+    let mut args = vec!["errors", "--method", "mfs"];
+    let sem = crate::util::semeval_args();
+    args.extend(sem.iter().map(String::as_str));
+    let (code, err) = with_stdout_closed(&args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("Broken pipe"), "{err}");
+}

@@ -194,7 +194,7 @@ impl Ic {
             return Err(Error::parse(
                 path,
                 1,
-                format!("not a wsd IC table (header {header:?}); write one with Ic::write"),
+                format!("not a wsd IC table (header {header:?}); write one with `wsd ic`"),
             ));
         }
         let version: u32 = fields
