@@ -5,7 +5,12 @@
 //! measure what automatic preprocessing costs.
 //!
 //! Per sentence (steps 1–1c for all sentences of the text first, so the
-//! encoder of step 1c reads them in one batch):
+//! encoder of step 1c reads them in one batch), on the models' forms of
+//! its words ([`truecase::model_words`]: typeset quotes as SemCor's ASCII
+//! ones, a word with diacritics WordNet lacks in its ASCII spelling
+//! ([`accents`]: `Zürich` → `Zurich`), a sentence in capitals or title
+//! case recased); a word in another script than Latin (`Москве`) is no
+//! name in step 2, and stays untagged:
 //!
 //! 1. POS tags from the tagger; a word tagged `CD`/`DT`/`PDT` that WordNet
 //!    has as an adjective (`one`, `all`, `no`) is an adjective, `EX` `there`
@@ -111,6 +116,7 @@ use crate::text::targets::{is_auxiliary, is_existential, AUXILIARY_VERBS};
 use crate::text::{choose_lemma, split_sentences, MweMatch, MweMatcher, TargetTable};
 use crate::wordnet::{Inventory, Pos};
 
+pub mod accents;
 pub mod align;
 mod alternatives;
 pub mod hyphens;
@@ -272,8 +278,9 @@ impl Pipeline<'_> {
         let sentences = split_sentences(text);
         // Steps 1–1b for every sentence first, so that step 1c (the
         // encoder, `--pos-probe`) reads them in one batch.
-        // The models read SemCor's ASCII quotes and apostrophes, and a
-        // sentence in capitals recased ([`truecase::model_words`]);
+        // The models read SemCor's ASCII quotes and apostrophes, a word
+        // with diacritics in WordNet's ASCII spelling ([`accents`]), and
+        // a sentence in capitals recased ([`truecase::model_words`]);
         // tokens keep the text as written.
         let forms: Vec<Vec<std::borrow::Cow<str>>> = sentences
             .iter()

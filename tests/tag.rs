@@ -652,3 +652,62 @@ fn a_panicking_method_in_one_block_is_raised_not_waited_for() {
     assert!(panicked);
     assert!(written > 0, "the blocks before the bad one were written");
 }
+
+/// Accented spellings are looked up as WordNet's ASCII lemmas, the text
+/// kept as written; words in another script are no name guesses; a
+/// headline with a brand such as `iPhone` is still read as a headline.
+#[test]
+fn accents_fold_other_scripts_stay_untagged_and_brands_keep_headlines() {
+    let dir = tempdir();
+    let path = dir.path().join("accents.txt");
+    let text = "Я был в Москве и России.\n\
+                We met at the Café in Zürich; a naïve façade and my résumé.\n\n\
+                Apple Shares Fall After iPhone Sales Disappoint\n";
+    std::fs::write(&path, text).unwrap();
+    let out = ok(tag().args(["--method", "mfs"]).arg(&path));
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect();
+    let row = |word: &str| {
+        rows.iter()
+            .find(|r| r[5] == word)
+            .unwrap_or_else(|| panic!("no row {word} in\n{out}"))
+    };
+    for r in &rows {
+        // The offsets still give the text as written.
+        let (start, end): (usize, usize) = (r[3].parse().unwrap(), r[4].parse().unwrap());
+        assert_eq!(&text[start..end], r[5], "{out}");
+        assert!(
+            !matches!(r[6], "person" | "location" | "group"),
+            "no name guesses here: {r:?}\n{out}"
+        );
+    }
+    for (word, lemma, pos) in [
+        ("Café", "cafe", "n"),
+        ("Zürich", "zurich", "n"),
+        ("naïve", "naive", "a"),
+        ("façade", "facade", "n"),
+        ("résumé", "resume", "n"),
+    ] {
+        let r = row(word);
+        assert_eq!((r[6], r[7]), (lemma, pos), "{word}: {r:?}");
+        assert!(r[8].starts_with(&format!("{lemma}%")), "{word}: {r:?}");
+    }
+    for word in ["Москве", "России", "был"] {
+        let r = row(word);
+        assert_eq!((r[7], r[8]), ("-", "-"), "{word}: {r:?}");
+    }
+    // The headline is read recased: words, not two multiword names.
+    assert_eq!(row("iPhone")[8], "-");
+    for (word, lemma) in [
+        ("Shares", "share"),
+        ("Sales", "sale"),
+        ("Disappoint", "disappoint"),
+    ] {
+        let r = row(word);
+        assert_eq!(r[6], lemma, "{word}: {r:?}\n{out}");
+        assert_ne!(r[8], "-", "{word}: {r:?}");
+    }
+}

@@ -4,6 +4,7 @@
 //! capitalised word (the name table, the name model, WordNet's own
 //! lemma, or `person`), as SemCor's annotators tag names.
 
+use crate::text::accents::has_latin_letter;
 use crate::text::names::{
     is_loose_name_word, is_name_word, unit_features, word_features, NameMemory, NameModel,
     NAME_CLASSES, OTHER,
@@ -255,7 +256,7 @@ pub fn remember_names<S: AsRef<str>>(
 /// the model decides — the word tagged `NNP`/`NNPS`, with a WordNet lemma
 /// (`Stanley`, `Government`; an abbreviation by its letters, `Nov.` →
 /// `nov`) or shaped as a name ([`name_lemma`]) — `None` when it does not
-/// apply (no model, another word).
+/// apply (no model, another word, a word in another script than Latin).
 pub fn name_or_wordnet<S: AsRef<str>>(
     inv: &Inventory,
     words: &[&str],
@@ -269,6 +270,7 @@ pub fn name_or_wordnet<S: AsRef<str>>(
     if model.weights.is_empty()
         || !matches!(t, "NNP" | "NNPS")
         || !w.chars().next().is_some_and(char::is_uppercase)
+        || !has_latin_letter(w)
     {
         return None;
     }
@@ -290,7 +292,10 @@ pub fn name_or_wordnet<S: AsRef<str>>(
 /// group or location most of the time ([`crate::text::NameTable`]): `John`
 /// → `person`. Only for capitalised words tagged `NNP`/`NNPS`.
 pub fn known_name(word: &str, tag: &str) -> Option<String> {
-    if !matches!(tag, "NNP" | "NNPS") || !word.chars().next().is_some_and(char::is_uppercase) {
+    if !matches!(tag, "NNP" | "NNPS")
+        || !word.chars().next().is_some_and(char::is_uppercase)
+        || !has_latin_letter(word)
+    {
         return None;
     }
     NameTable::shipped().get(word).map(str::to_string)
@@ -320,6 +325,8 @@ pub fn common_only_name(inv: &Inventory, word: &str, tag: &str) -> Option<String
 /// WordNet. On SemCor's train split 87% of such names that annotators
 /// tagged are `person` (1,858 of 2,128; the rest `location` and `group`),
 /// so the name gets `person`'s senses (`person%1:03:00::` first).
+/// A word with no Latin letter (`Москве`, `Αθήνα`) is not English, and
+/// no name guess either: it stays untagged.
 pub fn name_lemma(word: &str, tag: &str) -> Option<String> {
     let proper = matches!(tag, "NNP" | "NNPS")
         && word.chars().next().is_some_and(char::is_uppercase)
@@ -327,7 +334,8 @@ pub fn name_lemma(word: &str, tag: &str) -> Option<String> {
         && word
             .chars()
             .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '.'))
-        && word.chars().any(char::is_lowercase);
+        && word.chars().any(char::is_lowercase)
+        && has_latin_letter(word);
     proper.then(|| "person".to_string())
 }
 
@@ -409,5 +417,38 @@ mod tests {
         assert_eq!(name_lemma("Kate", "NN"), None);
         assert_eq!(name_lemma("IBM", "NNP"), None);
         assert_eq!(name_lemma("R2D2", "NNP"), None);
+        // Accented Latin names are names; other scripts are no guess.
+        assert_eq!(name_lemma("Gödel", "NNP").as_deref(), Some("person"));
+        assert_eq!(name_lemma("Москве", "NNP"), None);
+        assert_eq!(name_lemma("Αθήνα", "NNP"), None);
+        assert_eq!(known_name("России", "NNP"), None);
+    }
+
+    #[test]
+    fn other_scripts_are_no_names() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv = &Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
+        let memory = NameMemory::default();
+        let words = ["Я", "был", "в", "Москве", "и", "России", "."];
+        let tags = ["PRP", "VBD", "IN", "NNP", "CC", "NNP", "."];
+        for i in [3, 5] {
+            assert_eq!(
+                name_or_wordnet(inv, &words, &tags, Some(Pos::Noun), i, &memory),
+                None
+            );
+            assert!(!is_name_word(words[i], tags[i]));
+        }
+        assert!(!is_loose_name_word("Москве", "NN"));
+        // A run of Cyrillic proper nouns is no name unit.
+        let words = ["Владимир", "Путин", "сказал"];
+        let tags = ["NNP", "NNP", "VBD"];
+        assert!(name_runs(&words, &tags).is_empty());
+        assert!(with_name_units(inv, Vec::new(), &words, &tags).is_empty());
+        // Latin names, accents or not, still are.
+        assert!(is_name_word("Zürich", "NNP"));
+        assert_eq!(
+            name_runs(&["Kurt", "Gödel", "said"], &["NNP", "NNP", "VBD"]),
+            [(0, 2)]
+        );
     }
 }

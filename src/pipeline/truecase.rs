@@ -17,6 +17,7 @@
 use std::borrow::Cow;
 
 use crate::pos::PosTagger;
+use crate::text::accents::has_latin_letter;
 use crate::text::{is_stop_word, model_form, RawToken};
 use crate::wordnet::{Inventory, Pos};
 
@@ -37,7 +38,8 @@ pub fn is_shouted<S: AsRef<str>>(words: &[S]) -> bool {
 
 /// The words of a sentence as the models read them: each token's
 /// [`model_form`] (a word hyphenated at a line end as WordNet writes it,
-/// [`super::hyphens::line_break_form`]), recased ([`recase`]) when the
+/// [`super::hyphens::line_break_form`]; a word with diacritics in
+/// WordNet's ASCII spelling, [`super::accents::fold_known`]), recased ([`recase`]) when the
 /// sentence is shouted or title-cased, and names found again
 /// ([`recase_lowered`]) when it is all in lower case.
 pub fn model_words<'t>(
@@ -45,13 +47,14 @@ pub fn model_words<'t>(
     tagger: &PosTagger,
     raw: &'t [RawToken],
 ) -> Vec<Cow<'t, str>> {
-    let forms: Vec<Cow<str>> = raw
+    let mut forms: Vec<Cow<str>> = raw
         .iter()
         .map(|t| match model_form(&t.text) {
             form if t.text.contains('\n') => super::hyphens::line_break_form(inv, &t.text, form),
             form => form,
         })
         .collect();
+    super::accents::fold_known(inv, &mut forms);
     if is_shouted(&forms) {
         return forms
             .into_iter()
@@ -80,7 +83,10 @@ pub fn model_words<'t>(
 /// (`Jury Praises Atlanta For Its Election`)? Every word of two or more
 /// letters but the stop words starts with a capital, at least
 /// `TITLE_MIN_WORDS` of them, and some lower-case letter stands
-/// somewhere (else it is shouted, [`is_shouted`]). Ordinary sentences
+/// somewhere (else it is shouted, [`is_shouted`]). A brand written with
+/// a small first letter and a capital inside (`iPhone`, `eBay`, `iOS`;
+/// [`is_inner_capital`]) counts neither way: it is written so in any
+/// sentence. Ordinary sentences
 /// have some lower-case content word; one made only of names is told
 /// apart by `mostly_common_words`, though a single name of common words
 /// (`Fulton County Grand Jury`) is read recased, a rare loss.
@@ -90,7 +96,10 @@ pub fn is_title_cased<S: AsRef<str>>(words: &[S]) -> bool {
     for w in words {
         let w = w.as_ref();
         lower_letter |= w.chars().any(char::is_lowercase);
-        if w.chars().filter(|c| c.is_alphabetic()).count() < 2 || is_stop_word(w) {
+        if w.chars().filter(|c| c.is_alphabetic()).count() < 2
+            || is_stop_word(w)
+            || is_inner_capital(w)
+        {
             continue;
         }
         match w.chars().find(|c| c.is_alphabetic()) {
@@ -99,6 +108,15 @@ pub fn is_title_cased<S: AsRef<str>>(words: &[S]) -> bool {
         }
     }
     lower_letter && capitalised >= TITLE_MIN_WORDS
+}
+
+/// Is `word` written with a small first letter and a capital inside it,
+/// as brands are (`iPhone`, `eBay`, `iOS`, `mRNA`)? Such a word tells
+/// nothing of a sentence's case, and is kept as written when the
+/// sentence is recased.
+pub fn is_inner_capital(word: &str) -> bool {
+    let mut letters = word.chars().filter(|c| c.is_alphabetic());
+    letters.next().is_some_and(char::is_lowercase) && letters.any(char::is_uppercase)
 }
 
 /// Are at least half of the sentence's capitalised words ones WordNet
@@ -218,7 +236,8 @@ pub fn is_lowered<S: AsRef<str>>(words: &[S]) -> bool {
 /// capital (`atlanta` → `Atlanta`, `gnp` → `GNP`, `americans` →
 /// `Americans`); a word neither WordNet nor the tagger's dictionary of
 /// frequent words knows, and no function word, capitalised as a name
-/// (`henri skorich`); else as it is. The sentence's first word gets a
+/// (`henri skorich`; not a word in another script, `москве`); else as it
+/// is. The sentence's first word gets a
 /// capital.
 pub fn recase_lowered<'a>(
     inv: &Inventory,
@@ -255,6 +274,7 @@ pub fn recase_lowered<'a>(
         let unknown_name = || {
             word.chars().count() >= 2
                 && word.chars().all(char::is_alphabetic)
+                && has_latin_letter(&word)
                 && !tagger.is_frequent_word(&word)
                 && FUNCTION_WORDS.binary_search(&&*word).is_err()
         };
@@ -276,10 +296,11 @@ pub fn recase_lowered<'a>(
 /// a clitic (`THE`, `'S`) in lower case; a word WordNet spells in capitals
 /// (`GNP`, `U.S.`) as it is; a word WordNet has in lower case (`JURY`) in
 /// lower case, one it has only capitalised (`ATLANTA`) capitalised; a word
-/// WordNet lacks capitalised, as a name. The sentence's first word gets a
+/// WordNet lacks capitalised, as a name; a brand such as `iPhone`
+/// ([`is_inner_capital`]) as it is. The sentence's first word gets a
 /// capital as ordinary text would.
 pub fn recase<'a>(inv: &Inventory, word: Cow<'a, str>, first: bool) -> Cow<'a, str> {
-    if !word.chars().any(char::is_alphabetic) {
+    if !word.chars().any(char::is_alphabetic) || is_inner_capital(&word) {
         return word;
     }
     let lower = word.to_lowercase();
@@ -371,6 +392,41 @@ mod tests {
             !is_title_cased(&["THE", "JURY", "PRAISED", "ATLANTA"]),
             "shouted"
         );
+    }
+
+    #[test]
+    fn brands_with_inner_capitals_do_not_break_a_title() {
+        let headline = [
+            "Apple",
+            "Shares",
+            "Fall",
+            "After",
+            "iPhone",
+            "Sales",
+            "Disappoint",
+        ];
+        assert!(is_title_cased(&headline));
+        assert!(is_title_cased(&[
+            "eBay", "Buys", "Skype", "For", "Two", "Billion", "Dollars"
+        ]));
+        assert!(is_title_cased(&["New", "iOS", "Update", "Fixes", "Bugs"]));
+        // Still not a title: a lower-case content word is no brand.
+        assert!(!is_title_cased(&[
+            "Apple", "shares", "Fall", "After", "iPhone", "Sales"
+        ]));
+        assert!(is_inner_capital("iPhone") && is_inner_capital("eBay") && is_inner_capital("iOS"));
+        for w in ["Apple", "phone", "McDonald", "I", "iphone", "3M", "x"] {
+            assert!(!is_inner_capital(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn brands_keep_their_spelling_when_recased() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv = &Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
+        assert_eq!(recase(inv, Cow::Borrowed("iPhone"), false), "iPhone");
+        assert_eq!(recase(inv, Cow::Borrowed("eBay"), true), "eBay");
+        assert_eq!(recase(inv, Cow::Borrowed("Sales"), false), "sales");
     }
 
     #[test]

@@ -36,6 +36,11 @@
 //! it; on SemCor's test split these were 40 instances lemmatised `person`
 //! or left without a target.
 //!
+//! A word with diacritics WordNet lacks as written (all of WordNet 3.0's
+//! lemmas are ASCII) takes the base forms of its ASCII spelling
+//! ([`super::accents::fold_diacritics`]): `naïve` → `naive`, `résumés` →
+//! `resume`, `Zürich` → `zurich`.
+//!
 //! Penn clitics, which morphy does not know, have fixed lemmas: `'s`,
 //! `'re`, `'m`, `ai` (of `ai n't`) → `be`, `'ve`, `'d` → `have` (as
 //! verbs), `n't` → `not` (as an adverb).
@@ -141,6 +146,11 @@ pub fn choose_lemma_with(
     }
     if cands.is_empty() {
         cands = dropped_g_variants(inv, word, pos);
+    }
+    if cands.is_empty() && !word.is_ascii() {
+        if let Some(folded) = super::accents::fold_diacritics(word) {
+            return choose_lemma_with(inv, &folded, pos, table);
+        }
     }
     if cands.len() <= 1 {
         return cands.pop();
@@ -293,6 +303,25 @@ mod tests {
         // No inner hyphen, or no spelling WordNet has: nothing.
         assert!(hyphen_variants(&inv, "-bank", Pos::Noun).is_empty());
         assert!(hyphen_variants(&inv, "qqz-xxw", Pos::Noun).is_empty());
+    }
+
+    #[test]
+    fn accented_words_take_their_ascii_spelling() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let inv = Inventory::open(Some(&root.join("wordnet/dict"))).expect("wordnet/dict");
+        let lemma = |w: &str, p: Pos| choose_lemma(&inv, w, p);
+        assert_eq!(lemma("naïve", Pos::Adj).as_deref(), Some("naive"));
+        assert_eq!(lemma("façade", Pos::Noun).as_deref(), Some("facade"));
+        assert_eq!(lemma("résumés", Pos::Noun).as_deref(), Some("resume"));
+        assert_eq!(lemma("Café", Pos::Noun).as_deref(), Some("cafe"));
+        assert_eq!(lemma("Zürich", Pos::Noun).as_deref(), Some("zurich"));
+        assert_eq!(
+            lemma("encyclopædia", Pos::Noun).as_deref(),
+            Some("encyclopaedia")
+        );
+        // Nothing to fold to, or another script.
+        assert_eq!(lemma("Pokémon", Pos::Noun), None);
+        assert_eq!(lemma("Москве", Pos::Noun), None);
     }
 
     #[test]

@@ -16,6 +16,10 @@
 //!    [`TargetTable`] — which words are targets, as SemCor's annotators
 //!    choose them ([`targets`]). [`crate::pipeline`] puts them together.
 //!
+//! [`accents`] spells a word with diacritics as WordNet's ASCII lemmas do
+//! (`Zürich` → `Zurich`, `naïve` → `naive`) and tells words in other
+//! scripts, which are no English names (`Москве`), from Latin ones.
+//!
 //! [`is_stop_word`] (NLTK's English list plus the Penn clitics) and
 //! [`Stemmer`] (Snowball English via `rust-stemmers`) serve the
 //! bag-of-words methods (Lesk overlap, Naive Bayes features).
@@ -33,6 +37,7 @@
 //! ```
 
 pub mod abbreviations;
+pub mod accents;
 pub mod blocks;
 pub mod lemma;
 pub mod mwe;

@@ -37,6 +37,7 @@ use std::sync::OnceLock;
 use rustc_hash::FxHashMap;
 
 use crate::pos::category::OwnCounts;
+use crate::text::accents::has_latin_letter;
 use crate::wordnet::{Inventory, PointerKind, Pos};
 
 /// Lower-cased name → `person`, `group` or `location`.
@@ -86,9 +87,13 @@ impl NameTable {
 /// the tagger calls `NNP`/`NNPS` that starts with a capital and is either
 /// a word with a lower-case letter (`Deegan`, `McCormick`, `Mr.`) or an
 /// initial (`E.`, `U.S.`). All-capital words are left out: they are
-/// headings and acronyms more often than names.
+/// headings and acronyms more often than names; so are words in another
+/// script than Latin (`Москве`: [`has_latin_letter`]), no English names.
 pub fn is_name_word(word: &str, tag: &str) -> bool {
-    if !matches!(tag, "NNP" | "NNPS") || !word.chars().next().is_some_and(char::is_uppercase) {
+    if !matches!(tag, "NNP" | "NNPS")
+        || !word.chars().next().is_some_and(char::is_uppercase)
+        || !has_latin_letter(word)
+    {
         return false;
     }
     let initial = word.len() >= 2
@@ -108,12 +113,13 @@ pub fn is_name_word(word: &str, tag: &str) -> bool {
 /// common noun or an adjective? A capitalised word (`Small` and
 /// `Business` of `Small Business Administration`, `New` of `New York
 /// Central`, `Daily` of `Providence Daily Journal`) with a lower-case
-/// letter, made of letters and hyphens.
+/// letter, made of letters and hyphens, some of them Latin.
 pub fn is_loose_name_word(word: &str, tag: &str) -> bool {
     matches!(tag, "NN" | "NNS" | "JJ")
         && word.chars().next().is_some_and(char::is_uppercase)
         && word.chars().any(char::is_lowercase)
         && word.chars().all(|c| c.is_alphabetic() || c == '-')
+        && has_latin_letter(word)
 }
 
 /// Is `word` a title before a name (`Mrs.`, `Dr.`, `Gov.`): shaped as
