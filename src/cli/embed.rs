@@ -10,7 +10,7 @@
 //! longer sentence is encoded in consecutive slices of that many words
 //! (still one output line).
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -43,7 +43,7 @@ const CHUNK: usize = 256;
 pub const MAX_WORDS: usize = 512;
 
 /// Run `wsd embed`.
-pub fn run(_cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
+pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let dir = wsd::resources::encoder_dir(args.encoder.as_deref());
     let encoder = Encoder::load(&dir)
         .with_context(|| format!("loading the encoder from {}", dir.display()))?;
@@ -57,7 +57,19 @@ pub fn run(_cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         let f = std::fs::File::open(p).map_err(|e| wsd::Error::io(p, e))?;
         (Box::new(f), args.input.clone())
     };
-    let mut blocks = BlockReader::new(reader);
+    // A terminal: answer each line when Enter is pressed (as `wsd tag`
+    // does), not when Ctrl-D ends a block that would never fill.
+    let terminal = args.input == "-" && std::io::stdin().is_terminal();
+    if terminal && !cli.quiet {
+        eprintln!(
+            "wsd: reading text from the terminal: each line is embedded when you press Enter; Ctrl-D ends (or give FILE)"
+        );
+    }
+    let mut blocks = if terminal {
+        BlockReader::line_buffered(reader)
+    } else {
+        BlockReader::new(reader)
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut n = 0usize;
