@@ -15,7 +15,7 @@ The river bank was muddy, and the fishermen caught a bass near the bank.
 The meeting took place in New York, where the band's bass player performed.
 TXT
 # lesk-ext needs no trained model and uses the context (the default method
-# is the best trained model in models/, else the first sense).
+# is the best trained model in models/, else lesk-ext itself).
 echo "== wsd tag --method lesk-ext (sample text)" >&2
 ROOT=$PWD
 (cd "$tmp" && "$ROOT/$WSD" --wordnet "$ROOT/wordnet/dict" tag sample.txt --method lesk-ext --format text \

@@ -61,13 +61,41 @@ def repo_root():
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def default_data_home():
+    """Where wsd itself finds its data: $WSD_HOME, else $XDG_DATA_HOME/wsd,
+    else ~/.local/share/wsd (scripts/install.sh fills it), else this
+    repository (scripts/fetch-data.sh); the first that has WordNet."""
+    env = os.environ
+    places = []
+    if env.get("WSD_HOME"):
+        places.append(env["WSD_HOME"])
+    elif env.get("XDG_DATA_HOME"):
+        places.append(os.path.join(env["XDG_DATA_HOME"], "wsd"))
+    elif env.get("HOME"):
+        places.append(os.path.join(env["HOME"], ".local", "share", "wsd"))
+    places.append(repo_root())
+    for p in places:
+        if os.path.isdir(os.path.join(p, "wordnet", "dict")):
+            return p
+    return places[0]
+
+
+def default_wsd():
+    """This repository's release build, else the `wsd` on PATH (installed)."""
+    built = os.path.join(repo_root(), "target", "release", "wsd")
+    if os.path.exists(built):
+        return built
+    return shutil.which("wsd") or built
+
+
 def make_bundle(out, wsd, data_home, models):
     """Pack a wsd data home: bin/wsd, wordnet/dict, models/pos.wsd [+ models]."""
     dict_dir = os.path.join(data_home, "wordnet", "dict")
     pos = os.path.join(data_home, "models", "pos.wsd")
     for p in (wsd, dict_dir, pos):
         if not os.path.exists(p):
-            sys.exit(f"spark_tag: {p} is missing (build wsd, run scripts/fetch-data.sh)")
+            sys.exit(f"spark_tag: {p} is missing (scripts/install.sh, or in a checkout "
+                     f"cargo build --release and scripts/fetch-data.sh; or pass --wsd / --data-home)")
     with tempfile.TemporaryDirectory() as tmp, tarfile.open(out, "w:gz", dereference=True) as tar:
         # Debug info is most of the binary: ship a stripped copy when `strip` exists.
         exe = os.path.join(tmp, "wsd")
@@ -180,10 +208,11 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=1, help="wsd threads per task (default 1)")
     ap.add_argument("--parquet", action="store_true", help="write Parquet instead of JSON lines")
     ap.add_argument("--bundle", help="wsd bundle tar.gz (any path Spark reads)")
-    ap.add_argument("--wsd", default=os.path.join(repo_root(), "target/release/wsd"),
-                    help="wsd binary to bundle (default target/release/wsd)")
-    ap.add_argument("--data-home", default=os.environ.get("WSD_HOME", repo_root()),
-                    help="data home to bundle from (default $WSD_HOME, else the repository)")
+    ap.add_argument("--wsd", default=default_wsd(),
+                    help="wsd binary to bundle (default target/release/wsd, else wsd on PATH)")
+    ap.add_argument("--data-home", default=default_data_home(),
+                    help="data home to bundle from (default: wsd's own, $WSD_HOME, "
+                         "$XDG_DATA_HOME/wsd or ~/.local/share/wsd, else the repository)")
     ap.add_argument("--models", default="", help="comma-separated models/<m>.wsd to bundle")
     ap.add_argument("--make-bundle", metavar="OUT", help="only write the bundle and exit")
     ap.add_argument("--wsd-arg", action="append", default=[],

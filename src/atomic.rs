@@ -187,6 +187,39 @@ pub fn check_writable(path: &Path) -> Result<()> {
     }
 }
 
+/// Refuse two outputs of one run that are the same file: the second
+/// would silently replace the first. `outputs` pairs each path with the
+/// option that names it; `-` (standard output) may be given once.
+pub fn refuse_same_outputs<'a>(
+    outputs: impl IntoIterator<Item = (&'a str, &'a Path)>,
+) -> Result<()> {
+    let mut seen: Vec<(&str, &Path, PathBuf)> = Vec::new();
+    for (flag, path) in outputs {
+        let key = match destination(path)? {
+            Destination::Stdout => PathBuf::from("-"),
+            Destination::Through(p) | Destination::Replace(p) => {
+                let abs = std::path::absolute(&p).unwrap_or(p);
+                match (abs.parent().map(Path::canonicalize), abs.file_name()) {
+                    (Some(Ok(dir)), Some(name)) => dir.join(name),
+                    _ => abs,
+                }
+            }
+        };
+        if let Some((first, first_path, _)) = seen.iter().find(|(_, _, k)| *k == key) {
+            return Err(Error::bad_parameter(
+                flag,
+                path.display(),
+                format!(
+                    "is also the file of {first} ({}); give each output its own file",
+                    first_path.display()
+                ),
+            ));
+        }
+        seen.push((flag, path, key));
+    }
+    Ok(())
+}
+
 /// What standard input is (`wsd tag -o F < F` reads the file it would
 /// replace).
 #[cfg(unix)]
@@ -518,6 +551,22 @@ mod tests {
         let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
         assert!(write_atomically(d.path(), |w| w.write_all(b"x")).is_err());
+    }
+
+    #[test]
+    fn one_file_named_by_two_outputs_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let a = d.path().join("a.tsv");
+        let same = d.path().join(".").join("a.tsv");
+        let b = d.path().join("b.tsv");
+        let err = refuse_same_outputs([("--output", a.as_path()), ("--errors", same.as_path())])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("--errors") && err.contains("--output"),
+            "{err}"
+        );
+        refuse_same_outputs([("--output", a.as_path()), ("--errors", b.as_path())]).unwrap();
     }
 
     #[test]

@@ -62,8 +62,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// A relative path that is missing here but present in the data home:
-/// say where it is.
+/// What to do about a missing file: SemCor or the framework's data sets
+/// where wsd looked for them by default, how to get them; a relative path
+/// that is missing here but present in the data home, where it is.
 fn data_home_hint(err: &anyhow::Error) -> Option<String> {
     let path = err
         .chain()
@@ -75,6 +76,17 @@ fn data_home_hint(err: &anyhow::Error) -> Option<String> {
             }
             _ => None,
         })?;
+    use wsd::resources::{DEFAULT_FRAMEWORK, DEFAULT_SEMCOR};
+    for (rel, flag) in [
+        (DEFAULT_SEMCOR, "--semcor"),
+        (DEFAULT_FRAMEWORK, "--framework"),
+    ] {
+        if path.ends_with(rel) {
+            return Some(format!(
+                "get it with scripts/install.sh (fills the data home), or scripts/fetch-data.sh in a checkout; or pass {flag} DIR"
+            ));
+        }
+    }
     let there = wsd::resources::data_home_has(path)?;
     Some(format!(
         "{} is not in this folder; the data home has it: {}",

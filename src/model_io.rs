@@ -241,7 +241,7 @@ pub fn read_model(
     let Some(json) = bytes.get(16..16 + len) else {
         return Err(model_err(
             path,
-            "truncated header; retrain with `wsd train`",
+            format!("truncated header; retrain with `wsd train --method {method}`"),
         ));
     };
     let header = parse_header(path, json)?;
@@ -249,7 +249,7 @@ pub fn read_model(
         return Err(model_err(
             path,
             format!(
-                "this is a `{}` model, not a `{method}` model; pass a model written by `wsd train --method {method}`",
+                "a model of method {}, not {method}; pass a model written by `wsd train --method {method}`",
                 header.method
             ),
         ));
@@ -259,7 +259,7 @@ pub fn read_model(
             return Err(model_err(
                 path,
                 format!(
-                    "built on another WordNet (index.sense sha256 {}…, this one is {}…); retrain with `wsd train` on this WordNet",
+                    "built on another WordNet (index.sense sha256 {}…, this one is {}…); retrain with `wsd train --method {method}` on this WordNet",
                     &header.wordnet_sha256.get(..12).unwrap_or(&header.wordnet_sha256),
                     &expected.get(..12).unwrap_or(expected)
                 ),
@@ -271,7 +271,7 @@ pub fn read_model(
         return Err(model_err(
             path,
             format!(
-                "truncated or padded: body has {} bytes, header says {}; retrain with `wsd train`",
+                "truncated or padded: body has {} bytes, header says {}; retrain with `wsd train --method {method}`",
                 body.len(),
                 header.body_len
             ),

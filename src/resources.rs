@@ -62,6 +62,21 @@ pub fn data_home() -> Option<PathBuf> {
     var("HOME").map(|h| PathBuf::from(h).join(".local/share/wsd"))
 }
 
+/// Which variable [`data_home`] came from, for messages: `$WSD_HOME`,
+/// `$XDG_DATA_HOME/wsd` or `~/.local/share/wsd`.
+pub fn data_home_source() -> Option<&'static str> {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    if set("WSD_HOME") {
+        Some("$WSD_HOME")
+    } else if set("XDG_DATA_HOME") {
+        Some("$XDG_DATA_HOME/wsd")
+    } else if set("HOME") {
+        Some("~/.local/share/wsd; set $WSD_HOME to move it")
+    } else {
+        None
+    }
+}
+
 /// The places a data-relative path `rel` (`corpora/semcor3.0`) is looked
 /// for, in order: the data home, then the working directory.
 pub fn search_path(rel: &str) -> Vec<PathBuf> {
@@ -371,10 +386,10 @@ impl Resources {
                 });
             }
             if may_train && (outdated || !path.exists()) {
-                // Fail before the training, not after it.
-                if self.paths.pos_model.is_none() {
-                    crate::atomic::create_folder_of(&path)?;
-                }
+                // Fail before the training, not after it. The model is a
+                // resource wsd trains for itself, so its folder is made
+                // (a checkout's git-ignored models/ on a fresh clone).
+                crate::atomic::create_folder_of(&path)?;
                 crate::atomic::check_writable(&path)?;
                 self.notice(&if outdated {
                     format!(

@@ -202,6 +202,12 @@ pub struct TrainJob<'a> {
     pub notice: &'a (dyn Fn(&str) + Sync),
 }
 
+/// `n` and the noun (or noun and verb) that agrees with it: "1 lemma
+/// has", "3 lemmas have".
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Train Naive Bayes and save it with the WordNet checksum.
 pub fn naive_bayes(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
     let t = Instant::now();
@@ -225,14 +231,19 @@ pub fn naive_bayes(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
         format!(
             "; no lemma has {examples} nb needs to answer, so it will abstain everywhere: lower the threshold with --nb-params '{{\"min_examples\": 1}}'"
         )
+    } else if min == 0 || answering == f.lemmas {
+        "; every lemma has the examples nb needs to answer".to_string()
     } else {
-        format!("; {answering} lemmas have {examples} nb needs to answer, the others abstain")
+        format!(
+            "; {} {examples} nb needs to answer, the others abstain",
+            counted(answering, "lemma has", "lemmas have")
+        )
     };
     Ok(format!(
-        "Naive Bayes trained on {} examples of {} lemmas from {} documents in {:.1} s, written to {}{hint}",
-        f.examples,
-        f.lemmas,
-        f.documents,
+        "Naive Bayes trained on {} of {} from {} in {:.1} s, written to {}{hint}",
+        counted(f.examples, "example", "examples"),
+        counted(f.lemmas, "lemma", "lemmas"),
+        counted(f.documents, "document", "documents"),
         t.elapsed().as_secs_f64(),
         job.output.display()
     ))

@@ -529,7 +529,7 @@ fn cli_train_eval_and_damaged_models() {
     assert!(se.contains("truncated"), "{se}");
     let pos = pos_model();
     let se = fails(&mut eval(&pos));
-    assert!(se.contains("`pos` model, not a `nb` model"), "{se}");
+    assert!(se.contains("a model of method pos, not nb"), "{se}");
     // Killing a training run leaves the previous model intact.
     let before = std::fs::read(&model).unwrap();
     for delay_ms in [50u64, 300, 700] {

@@ -240,7 +240,8 @@ fn a_fault_after_several_blocks_keeps_what_came_before_and_ends() {
         let (out, so, se) = run(tag()
             .args(["--method", "mfs", "--format", "key", "--threads", threads])
             .arg(&f));
-        assert_eq!(out.status.code(), Some(2), "{se}");
+        // exit 1: some of the input was tagged (2 is for nothing at all)
+        assert_eq!(out.status.code(), Some(1), "{se}");
         assert!(
             se.contains(&format!("invalid UTF-8 at byte offset {}", bad_at + 3)),
             "{se}"

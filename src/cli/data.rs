@@ -108,7 +108,12 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         )?,
         InfoFormat::Text => {
             match &home {
-                Some(h) => writeln!(out, "data home: {} ($WSD_HOME)", h.display())?,
+                Some(h) => writeln!(
+                    out,
+                    "data home: {} ({})",
+                    h.display(),
+                    wsd::resources::data_home_source().unwrap_or("$WSD_HOME")
+                )?,
                 None => writeln!(out, "data home: none ($WSD_HOME and $HOME unset)")?,
             }
             for r in &rows {

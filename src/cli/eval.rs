@@ -127,6 +127,16 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     };
     super::args::warn_unread(&spec, &args.resources);
     let found = args.framework.sets()?;
+    wsd::atomic::refuse_same_outputs(
+        [
+            ("--output", &args.output),
+            ("--errors", &args.errors),
+            ("--report", &args.report),
+            ("--frontend-errors", &args.frontend_errors),
+        ]
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_deref().map(|p| (flag, p))),
+    )?;
     if let Some(out) = &args.output {
         let inputs: Vec<&PathBuf> = match &found {
             Some(sets) => sets.iter().flat_map(|s| [&s.xml, &s.gold]).collect(),

@@ -2,8 +2,9 @@
 //!
 //! Exit codes: 0 all inputs tagged; 1 some inputs could not be tagged
 //! (missing, a directory, binary, UTF-16, invalid UTF-8 — each reported on stderr,
-//! the others still tagged); 2 nothing could be done (bad arguments, no
-//! WordNet, no model, every input failed).
+//! the others still tagged; one that stops part-way keeps what came before);
+//! 2 nothing could be done (bad arguments, no WordNet, no model, every input
+//! failed before a token was tagged).
 
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Read, Write};
@@ -298,6 +299,11 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                     // written; the temporary file goes with `tmp`.
                     return Err(e);
                 }
+                if let Some(part) = e.downcast_ref::<StoppedInput>() {
+                    // what came before the fault was tagged and written
+                    bytes += part.bytes;
+                    tokens += part.tokens;
+                }
                 failed += 1;
                 eprintln!("wsd: {}: {e:#}", display(input));
             }
@@ -334,7 +340,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     if bad > 0 {
         eprintln!("wsd: {bad} record(s) could not be tagged");
     }
-    Ok(if failed > 0 && failed == inputs.len() {
+    Ok(if failed > 0 && failed == inputs.len() && tokens == 0 {
         // Nothing could be tagged.
         ExitCode::from(2)
     } else if failed > 0 || bad > 0 {
@@ -458,7 +464,11 @@ fn tag_input(
     pb.finish();
     match result {
         Ok(s) => Ok(s),
-        Err(TagError::Input { error, .. }) => Err(anyhow::anyhow!("{error}")),
+        Err(TagError::Input { error, stats }) => Err(anyhow::Error::new(StoppedInput {
+            error,
+            bytes: stats.bytes,
+            tokens: stats.tokens,
+        })),
         Err(TagError::Write(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             Err(anyhow::Error::new(e))
         }
@@ -537,6 +547,16 @@ fn warn_unknown_target_lemmas(inv: &Inventory, lemmas: &rustc_hash::FxHashSet<St
         };
         eprintln!("wsd: warning: --targets {lemma:?}: WordNet has no such lemma, so nothing matches it{hint}");
     }
+}
+
+/// An input that stopped part-way (invalid UTF-8, a read error): what
+/// came before was tagged and written, and is counted.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+struct StoppedInput {
+    error: wsd::text::blocks::InputError,
+    bytes: usize,
+    tokens: usize,
 }
 
 /// How many bad JSON-lines records are named one by one, per input.

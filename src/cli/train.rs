@@ -15,7 +15,7 @@ use wsd::disambig::ens::EnsTraining;
 use wsd::disambig::knn::GlossPooling;
 use wsd::disambig::naive_bayes::NbParams;
 use wsd::disambig::Method;
-use wsd::resources::{default_model_path, PosTraining};
+use wsd::resources::{default_model_path, models_dir, PosTraining};
 use wsd::train::{training_documents, GlossRequest, KnnTraining, TrainJob, TrainingSource};
 
 /// Arguments of `wsd train`.
@@ -161,7 +161,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let output = args
         .output
         .clone()
-        .unwrap_or_else(|| default_model_path(&args.method));
+        .unwrap_or_else(|| models_dir().join(format!("{}.wsd", args.method)));
     if args.limit_docs == Some(0) {
         return Err(wsd::Error::bad_parameter(
             "--limit-docs",
@@ -190,6 +190,24 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             wsd::atomic::create_folder_of(&output)?;
         }
         wsd::atomic::check_writable(&output)?;
+        if args.output.is_none() && output.is_file() {
+            crate::note!(
+                cli,
+                "replacing {} (give --output FILE to keep it)",
+                output.display()
+            );
+        }
+        // Reads look in the data home first: say so when a model of this
+        // method there would be read before the one written here.
+        let read = default_model_path(&args.method);
+        if args.output.is_none() && read.is_file() && !same_path(&read, &output) {
+            crate::note!(
+                cli,
+                "{} will still be read first by default; pass --model {} to use this one",
+                read.display(),
+                output.display()
+            );
+        }
     }
     if args.xml.len() != args.gold.len() {
         anyhow::bail!(
@@ -229,6 +247,24 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         eprintln!("wsd: {n}");
     }
     let (docs, data) = (training.docs, training.label);
+    if method.is_some() {
+        // Instances whose gold keys WordNet lacks teach nothing (they are
+        // skipped): say how many, as `wsd stats` and `wsd score` do.
+        let inv = res.inventory()?;
+        let check = wsd::corpus::check_gold_keys(&docs, |k| inv.has_key(k));
+        if check.unknown > 0 {
+            eprintln!(
+                "wsd: warning: {} of {} gold keys are not in this WordNet and are skipped{}",
+                check.unknown,
+                check.checked,
+                if check.examples.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (e.g. {})", check.examples.join(", "))
+                }
+            );
+        }
+    }
     let Some(method) = method else {
         let pb = progress::spinner("training the POS tagger (averaged perceptron)", cli.quiet);
         let summary = wsd::train::pos_tagger(res, &docs, &args.split.to_string(), &output)?;
@@ -311,6 +347,14 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     pb.finish();
     crate::note!(cli, "{summary}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Do `a` and `b` name the same file (one may not exist yet)?
+fn same_path(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
 }
 
 #[cfg(test)]

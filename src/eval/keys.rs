@@ -174,6 +174,9 @@ pub fn canonical_pair(d: &impl Dictionary, gold: &KeyFile, system: &KeyFile) -> 
 ///   differently (the first id of each is shown).
 pub fn suspicious(gold: &KeyFile, system: &KeyFile) -> Vec<String> {
     let mut out = Vec::new();
+    if system.is_empty() && !gold.is_empty() {
+        out.push("the system file has no answers: every instance counts as unanswered".to_string());
+    }
     if gold.is_empty() || system.is_empty() {
         return out;
     }
@@ -269,6 +272,14 @@ mod tests {
         let w = suspicious(&keys("x.txt.s0.t1 x%1:00:00::\n"), &other);
         assert!(w[0].contains("no system id is in the gold"), "{w:?}");
         assert!(w[0].contains("./x.txt.s0.t1"), "{w:?}");
+    }
+
+    #[test]
+    fn an_empty_system_file_is_noticed() {
+        let gold = keys("a x%1:00:00::\n");
+        let w = suspicious(&gold, &KeyFile::new());
+        assert!(w[0].contains("no answers"), "{w:?}");
+        assert!(suspicious(&KeyFile::new(), &KeyFile::new()).is_empty());
     }
 
     #[test]

@@ -301,8 +301,8 @@ pub fn render_text(report: &ScoreReport) -> String {
     }
     let problems = [
         ("system ids not in the gold", &report.unknown_ids),
-        ("system keys failing the check", &report.unknown_keys),
-        ("gold keys failing the check", &report.unknown_gold_keys),
+        ("system keys unknown to WordNet", &report.unknown_keys),
+        ("gold keys unknown to WordNet", &report.unknown_gold_keys),
     ];
     for (what, p) in problems {
         if p.count > 0 {
@@ -517,7 +517,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("system keys failing the check: 1 (e.g. yy bogus)"),
+            text.contains("system keys unknown to WordNet: 1 (e.g. yy bogus)"),
             "{text}"
         );
     }

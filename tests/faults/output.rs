@@ -366,3 +366,70 @@ fn output_into_a_missing_folder_is_an_error_that_creates_nothing() {
     expect(&mut ic, 0, &[]);
     assert!(d.path().join("home/models/ic-semcor.txt").is_file());
 }
+
+#[test]
+fn two_outputs_of_one_eval_may_not_be_one_file() {
+    let d = tempdir();
+    let out = d.path().join("out.tsv");
+    expect(
+        eval_semeval()
+            .args(["--method", "mfs", "--output"])
+            .arg(&out)
+            .arg("--errors")
+            .arg(d.path().join(".").join("out.tsv")),
+        2,
+        &["--errors", "is also the file of --output"],
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn train_writes_to_the_working_directorys_models_and_says_which_is_read() {
+    // a checkout (./models) beside a data home that has an nb model
+    let d = tempdir();
+    std::fs::create_dir(d.path().join("models")).unwrap();
+    let home = d.path().join("home");
+    std::fs::create_dir_all(home.join("models")).unwrap();
+    let train = |cwd: &Path| {
+        let mut c = wsd();
+        c.current_dir(cwd)
+            .env("WSD_HOME", &home)
+            .env_remove("XDG_DATA_HOME")
+            .arg("--wordnet")
+            .arg(dict())
+            .args(["train", "--method", "nb", "--limit-docs", "1", "--semcor"])
+            .arg(crate::util::semcor());
+        c
+    };
+    // no ./models: the data home's
+    let elsewhere = d.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    expect(&mut train(&elsewhere), 0, &[]);
+    assert!(home.join("models/nb.wsd").is_file());
+    let before = std::fs::read(home.join("models/nb.wsd")).unwrap();
+    // ./models: written there, the data home's model untouched (the note
+    // that reads still take the data home's first is hidden by -q)
+    expect(&mut train(d.path()), 0, &[]);
+    assert!(d.path().join("models/nb.wsd").is_file());
+    assert_eq!(std::fs::read(home.join("models/nb.wsd")).unwrap(), before);
+}
+
+#[test]
+fn training_on_keys_wordnet_lacks_says_how_many_were_skipped() {
+    let d = tempdir();
+    let gold = d.path().join("bad.key");
+    let fixture = root().join("tests/fixtures");
+    let text = std::fs::read_to_string(fixture.join("tiny.gold.key.txt")).unwrap();
+    std::fs::write(&gold, text.replace("bank%1:17:01::", "bank%1:99:01::")).unwrap();
+    expect(
+        wsd()
+            .args(["train", "--method", "nb", "--xml"])
+            .arg(fixture.join("tiny.data.xml"))
+            .arg("--gold")
+            .arg(&gold)
+            .arg("--output")
+            .arg(d.path().join("nb.wsd")),
+        0,
+        &["1 of 5 gold keys are not in this WordNet", "bank%1:99:01::"],
+    );
+}
