@@ -53,7 +53,9 @@ pub struct Args {
     /// Output model file [default: models/<method>.wsd].
     #[arg(long, short, value_name = "FILE", alias = "out")]
     pub output: Option<PathBuf>,
-    /// Train on the first N SemCor documents of the split only (quick runs, tests).
+    /// Train on the first N SemCor documents of the split only (quick runs,
+    /// tests; knn still encodes every WordNet gloss, minutes, unless
+    /// --gloss lemmas).
     #[arg(long, value_name = "N")]
     pub limit_docs: Option<usize>,
     /// knn: gloss vectors for every WordNet synset (all, the default: the
@@ -247,6 +249,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         eprintln!("wsd: {n}");
     }
     let (docs, data) = (training.docs, training.label);
+    warn_unread_options(args);
     if method.is_some() {
         // Instances whose gold keys WordNet lacks teach nothing (they are
         // skipped): say how many, as `wsd stats` and `wsd score` do.
@@ -347,6 +350,33 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     pb.finish();
     crate::note!(cli, "{summary}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Options of another method than the one trained are not read: say so
+/// (`wsd train --method nb --examples` would otherwise look like it did
+/// something). The options with a default value are not checked.
+fn warn_unread_options(args: &Args) {
+    let m = args.method.as_str();
+    let given: [(&str, &[&str], bool); 10] = [
+        ("--gloss-xml", &["knn"], !args.gloss_xml.is_empty()),
+        ("--keep-instances", &["knn"], args.keep_instances),
+        ("--examples", &["knn"], args.examples),
+        ("--monosemous", &["knn"], args.monosemous > 0),
+        ("--nb-params", &["nb", "ens"], args.nb_params.is_some()),
+        ("--ens-l2", &["ens"], args.ens_l2.is_some()),
+        ("--ens-frames", &["ens"], args.ens_frames),
+        ("--ens-objects", &["ens"], args.ens_objects),
+        ("--ens-without", &["ens"], !args.ens_without.is_empty()),
+        ("--ens-linear", &["ens"], !args.ens_linear.is_empty()),
+    ];
+    for (flag, read_by, is_given) in given {
+        if is_given && !read_by.contains(&m) {
+            eprintln!(
+                "wsd: warning: {flag} is read when training {} only, not {m}",
+                read_by.join(" or ")
+            );
+        }
+    }
 }
 
 /// Do `a` and `b` name the same file (one may not exist yet)?

@@ -278,6 +278,21 @@ fn options_that_would_be_ignored_are_refused_or_warned_about() {
         2,
         &["--ic is read by the measures res, jcn and lin only"],
     );
+    expect(
+        wsd()
+            .args([
+                "train",
+                "--method",
+                "nb",
+                "--limit-docs",
+                "1",
+                "--examples",
+                "--output",
+            ])
+            .arg(d.path().join("nb.wsd")),
+        0,
+        &["--examples is read when training knn only, not nb"],
+    );
 }
 
 #[test]
