@@ -150,7 +150,7 @@ fn existing_folder(path: &Path, target: &Path) -> Result<PathBuf> {
 /// Create the folder of `path` if it is missing: for a default output
 /// path wsd chose itself (`models/nb.wsd` under the data home), where no
 /// typo is possible. A path the user gave must have its folder already
-/// ([`existing_folder`]).
+/// (as `check_writable` and `AtomicFile::create` require).
 pub fn create_folder_of(path: &Path) -> Result<()> {
     std::fs::create_dir_all(folder_of(path)).map_err(|e| Error::write(path, e))
 }
