@@ -84,14 +84,14 @@ fn not_found(dict: &Lookup, lemma: &str, pos: Option<Pos>) -> anyhow::Result<Str
             .copied()
             .collect();
         if !other.is_empty() {
-            let names: Vec<&str> = other.iter().map(|&q| pos_name(q)).collect();
+            let names: Vec<&str> = other.iter().map(|&q| q.name()).collect();
             let flags: Vec<String> = other
                 .iter()
                 .map(|q| format!("--pos {}", q.letter()))
                 .collect();
             return Ok(format!(
                 "WordNet has no {} entry for {lemma:?}; it has it as a {} (leave out --pos, or give {})",
-                pos_name(p),
+                p.name(),
                 names.join(" and a "),
                 flags.join(" or ")
             ));
@@ -99,16 +99,7 @@ fn not_found(dict: &Lookup, lemma: &str, pos: Option<Pos>) -> anyhow::Result<Str
     }
     Ok(format!(
         "WordNet has no {}entry for {lemma:?}{}",
-        pos.map(|p| format!("{} ", pos_name(p))).unwrap_or_default(),
+        pos.map(|p| format!("{} ", p.name())).unwrap_or_default(),
         wsd::wordnet::did_you_mean(&dict.similar_lemmas(lemma, pos, 5)),
     ))
-}
-
-fn pos_name(p: Pos) -> &'static str {
-    match p {
-        Pos::Noun => "noun",
-        Pos::Verb => "verb",
-        Pos::Adj => "adjective",
-        Pos::Adv => "adverb",
-    }
 }

@@ -49,11 +49,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 "gold keys WordNet lacks: {} of {}{}",
                 check.unknown,
                 check.checked,
-                if check.examples.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (e.g. {})", check.examples.join(", "))
-                }
+                check.examples_note()
             )?;
         }
         Err(e) => eprintln!("wsd: keys not checked: {e}"),

@@ -260,11 +260,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 "wsd: warning: {} of {} gold keys are not in this WordNet and are skipped{}",
                 check.unknown,
                 check.checked,
-                if check.examples.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (e.g. {})", check.examples.join(", "))
-                }
+                check.examples_note()
             );
         }
     }

@@ -377,6 +377,18 @@ pub struct KeyCheck {
     pub examples: Vec<String>,
 }
 
+impl KeyCheck {
+    /// ` (e.g. k1, k2)` naming the first unknown keys, or nothing: the
+    /// end of the messages of `wsd stats` and `wsd train`.
+    pub fn examples_note(&self) -> String {
+        if self.examples.is_empty() {
+            String::new()
+        } else {
+            format!(" (e.g. {})", self.examples.join(", "))
+        }
+    }
+}
+
 /// How many gold keys of the documents a sense inventory lacks. `known`
 /// answers "does WordNet know this sense key" (the inventory is not needed
 /// here, so any lookup works: a loaded inventory, a set read from

@@ -249,15 +249,6 @@ impl Acc {
     }
 }
 
-fn pos_name(p: Pos) -> &'static str {
-    match p {
-        Pos::Noun => "noun",
-        Pos::Verb => "verb",
-        Pos::Adj => "adjective",
-        Pos::Adv => "adverb",
-    }
-}
-
 /// The rank of a decision label, for ordering rows.
 fn decision_rank(label: &str) -> usize {
     const ORDER: [Decision; 5] = [
@@ -446,9 +437,7 @@ fn method_report(inv: &Inventory, instances: &Instances, run: &MethodRun) -> Met
             by_pos
                 .into_iter()
                 .map(|(p, a)| {
-                    let name = Pos::ALL
-                        .get(p)
-                        .map_or(crate::eval::NO_POS, |&p| pos_name(p));
+                    let name = Pos::ALL.get(p).map_or(crate::eval::NO_POS, |&p| p.name());
                     (name.to_string(), a)
                 })
                 .collect(),

@@ -50,6 +50,17 @@ impl Pos {
         }
     }
 
+    /// The category's English name (`noun`, `verb`, `adjective`, `adverb`),
+    /// for messages and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pos::Noun => "noun",
+            Pos::Verb => "verb",
+            Pos::Adj => "adjective",
+            Pos::Adv => "adverb",
+        }
+    }
+
     /// The file suffix (`noun`, `verb`, `adj`, `adv`).
     pub fn file_suffix(self) -> &'static str {
         match self {
