@@ -414,7 +414,7 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let p = write(d.path());
         let e = read_model(&p, "knn", None).unwrap_err().to_string();
-        assert!(e.contains("`nb` model, not a `knn` model"), "{e}");
+        assert!(e.contains("a model of method nb, not knn"), "{e}");
         let e = read_model(&p, "nb", Some("zzz")).unwrap_err().to_string();
         assert!(e.contains("another WordNet"), "{e}");
         let bytes = std::fs::read(&p).unwrap();

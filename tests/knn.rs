@@ -94,7 +94,7 @@ fn wrong_method_truncated_missing_encoder_and_wrong_width_are_refused() {
             .arg(&nb)
             .args(semeval_args()),
     );
-    assert!(err.contains("not a `knn` model"), "{err}");
+    assert!(err.contains("a model of method nb, not knn"), "{err}");
     // truncated
     let bytes = std::fs::read(slice_model()).unwrap();
     let cut = dir.path().join("cut.wsd");

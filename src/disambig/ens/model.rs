@@ -448,7 +448,7 @@ pub(super) mod tests {
         let e = EnsModel::load_with_checksum(&p, "abc")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("not a `ens` model"), "{e}");
+        assert!(e.contains(", not ens;"), "{e}");
     }
 
     #[test]

@@ -319,7 +319,7 @@ mod tests {
         let e = NaiveBayes::load_with_checksum(&knn, "sha-a")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("`knn` model, not a `nb` model"), "{e}");
+        assert!(e.contains("a model of method knn, not nb"), "{e}");
 
         // A file with a valid container but a body that is not NB's.
         let odd = d.path().join("odd.model");
