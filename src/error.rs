@@ -167,6 +167,10 @@ impl Error {
     }
 }
 
+/// The message for a data file saved as UTF-16 (a byte-order mark, or NUL
+/// at every other byte), which read as UTF-8 would be a NUL or a bad byte.
+pub const UTF16_TEXT: &str = "UTF-16 text, not UTF-8 (convert it: iconv -f UTF-16 -t UTF-8 FILE)";
+
 /// At most ~80 characters of `s` for quoting in a message, cut at a
 /// character boundary and marked with `…` when cut.
 pub fn excerpt(s: &str) -> String {

@@ -3,11 +3,12 @@
 //! ids of either file (keys, offsets, NLTK names: `wsd::eval::keys`), and
 //! warn when the pair of files looks wrong.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::{Cli, InfoFormat};
+use anyhow::Context;
 use wsd::corpus::{read_gold_key_file, read_key_file};
 use wsd::eval::{canonical_pair, looks_like_sense_key, render_text, score, suspicious, IdForm};
 use wsd::wordnet::{Dictionary, Lookup};
@@ -20,7 +21,8 @@ use wsd::wordnet::{Dictionary, Lookup};
 pub struct Args {
     /// Gold key file (`id key [key…]` per line).
     pub gold: PathBuf,
-    /// System key file.
+    /// System key file; `-` reads it from standard input (`wsd tag
+    /// --format key … | wsd score GOLD -`).
     pub system: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -49,7 +51,15 @@ struct JsonReport<'a, T: serde::Serialize> {
 /// Run `wsd score`.
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let gold = read_gold_key_file(&args.gold)?;
-    let system = read_key_file(&args.system)?;
+    let system = if args.system.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .context("reading the system keys from standard input")?;
+        wsd::corpus::keyfile::parse_key_bytes(bytes, std::path::Path::new("<stdin>"))?
+    } else {
+        read_key_file(&args.system)?
+    };
     // Keys are checked against WordNet when a dict folder is found, else by syntax.
     // An explicit --wordnet must be there; only the search may come up empty.
     let dict = match &cli.wordnet {

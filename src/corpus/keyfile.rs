@@ -122,6 +122,16 @@ impl<'a> IntoIterator for &'a KeyFile {
 pub fn read_key_file(path: impl AsRef<Path>) -> Result<KeyFile> {
     let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    parse_key_bytes(bytes, path)
+}
+
+/// Key-file bytes (a file's, or standard input's) checked as
+/// [`read_key_file`] checks a file: UTF-8 (a byte-order mark skipped,
+/// UTF-16 named), then [`parse_keys`]; `path` names the source in errors.
+pub fn parse_key_bytes(bytes: Vec<u8>, path: &Path) -> Result<KeyFile> {
+    if crate::text::blocks::looks_like_utf16(&bytes) {
+        return Err(Error::parse(path, 1, crate::error::UTF16_TEXT));
+    }
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();

@@ -37,6 +37,9 @@ use crate::{Error, Result};
 pub fn read_xml(path: impl AsRef<Path>) -> Result<Vec<Document>> {
     let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    if crate::text::blocks::looks_like_utf16(&bytes) {
+        return Err(Error::parse(path, 1, crate::error::UTF16_TEXT));
+    }
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = line_at(e.as_bytes(), at);

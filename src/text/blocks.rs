@@ -153,7 +153,7 @@ impl<R: Read> BlockReader<R> {
 /// A UTF-16 byte-order mark, or (without one) mostly ASCII text in
 /// UTF-16: a NUL byte at every even or every odd position of the first
 /// 64 bytes.
-fn looks_like_utf16(b: &[u8]) -> bool {
+pub fn looks_like_utf16(b: &[u8]) -> bool {
     if b.starts_with(&[0xFF, 0xFE]) || b.starts_with(&[0xFE, 0xFF]) {
         return true;
     }

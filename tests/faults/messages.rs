@@ -317,3 +317,39 @@ fn quiet_still_names_the_records_that_could_not_be_tagged() {
     );
     assert_eq!(r.err.matches("line 2").count(), 1, "{}", r.err);
 }
+
+#[test]
+fn utf16_data_files_say_so_and_score_reads_system_keys_from_stdin() {
+    let d = tempdir();
+    let gold = semeval().join("semeval2007.gold.key.txt");
+    // UTF-16LE with a byte-order mark, and without one
+    let text = std::fs::read_to_string(&gold).unwrap();
+    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let with_bom = d.path().join("bom.key");
+    std::fs::write(&with_bom, [&[0xFF, 0xFE][..], &le].concat()).unwrap();
+    let bare = d.path().join("bare.key");
+    std::fs::write(&bare, &le).unwrap();
+    for f in [&with_bom, &bare] {
+        expect(
+            wsd().arg("score").arg(&gold).arg(f),
+            2,
+            &[".key:1: UTF-16 text, not UTF-8", "iconv"],
+        );
+    }
+    // `-`: the system keys on standard input
+    let o = wsd()
+        .arg("score")
+        .arg(&gold)
+        .arg("-")
+        .stdin(std::fs::File::open(&gold).unwrap())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("100.0"), "{out}");
+}
