@@ -52,29 +52,30 @@ pub const DEFAULT_MODELS: &str = "models";
 /// The data home: `$WSD_HOME`, else `$XDG_DATA_HOME/wsd`, else
 /// `$HOME/.local/share/wsd` (`None` without any of these variables).
 pub fn data_home() -> Option<PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(h) = var("WSD_HOME") {
-        return Some(PathBuf::from(h));
-    }
-    if let Some(x) = var("XDG_DATA_HOME") {
-        return Some(PathBuf::from(x).join("wsd"));
-    }
-    var("HOME").map(|h| PathBuf::from(h).join(".local/share/wsd"))
+    data_home_and_source().map(|(home, _)| home)
 }
 
 /// Which variable [`data_home`] came from, for messages: `$WSD_HOME`,
 /// `$XDG_DATA_HOME/wsd` or `~/.local/share/wsd`.
 pub fn data_home_source() -> Option<&'static str> {
-    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
-    if set("WSD_HOME") {
-        Some("$WSD_HOME")
-    } else if set("XDG_DATA_HOME") {
-        Some("$XDG_DATA_HOME/wsd")
-    } else if set("HOME") {
-        Some("~/.local/share/wsd; set $WSD_HOME to move it")
-    } else {
-        None
+    data_home_and_source().map(|(_, source)| source)
+}
+
+/// The data home and how [`data_home_source`] names where it came from.
+fn data_home_and_source() -> Option<(PathBuf, &'static str)> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(h) = var("WSD_HOME") {
+        return Some((PathBuf::from(h), "$WSD_HOME"));
     }
+    if let Some(x) = var("XDG_DATA_HOME") {
+        return Some((PathBuf::from(x).join("wsd"), "$XDG_DATA_HOME/wsd"));
+    }
+    var("HOME").map(|h| {
+        (
+            PathBuf::from(h).join(".local/share/wsd"),
+            "~/.local/share/wsd; set $WSD_HOME to move it",
+        )
+    })
 }
 
 /// The places a data-relative path `rel` (`corpora/semcor3.0`) is looked
@@ -179,15 +180,21 @@ impl ResourcePaths {
 }
 
 /// Where a trained model of `method` is looked for when no `--model`
-/// names one, and written by default: `<models>/<method>.wsd` — the first
-/// existing of the data home's and the working directory's, else
-/// [`models_dir`].
+/// names one: `<models>/<method>.wsd` — the first existing of the data
+/// home's and the working directory's, else [`model_output_path`].
 pub fn default_model_path(method: &str) -> PathBuf {
     let rel = format!("{DEFAULT_MODELS}/{method}.wsd");
     search_path(&rel)
         .into_iter()
         .find(|p| p.exists())
-        .unwrap_or_else(|| models_dir().join(format!("{method}.wsd")))
+        .unwrap_or_else(|| model_output_path(method))
+}
+
+/// Where `wsd train` writes a model of `method` without `--output`:
+/// `<method>.wsd` in [`models_dir`] (`./models` when there is one, as the
+/// README says), whatever [`default_model_path`] would read.
+pub fn model_output_path(method: &str) -> PathBuf {
+    models_dir().join(format!("{method}.wsd"))
 }
 
 /// Whether a missing POS model may be trained (see the module docs).

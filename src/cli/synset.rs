@@ -214,15 +214,17 @@ fn id_hint(d: &Lookup, id: &str, e: &wsd::Error) -> Option<String> {
             })
         }
         wsd::Error::UnknownId(_) => {
-            let mut parts = id.rsplitn(3, '.');
-            let (_, pos, lemma) = (parts.next()?, parts.next()?, parts.next()?);
-            let pos =
-                wsd::wordnet::Pos::from_letter(pos.chars().next()?).filter(|_| pos.len() == 1)?;
-            let n = wsd::wordnet::lookup_senses(d, lemma, Some(pos)).ok()?.len();
+            let name = wsd::wordnet::NltkName::parse(id.trim())?;
+            let (lemma, pos) = (&name.lemma, name.pos);
+            let n = name.offsets(d).ok()?.len();
             Some(if n == 0 {
                 format!("{lemma:?} has no senses of that part of speech: `wsd senses {lemma}` lists the ones it has")
             } else {
-                format!("{lemma}.{}.NN runs from 01 to {n:02} (`wsd senses {lemma} --pos {}` lists them)", pos.letter(), pos.letter())
+                format!(
+                    "{lemma}.{}.NN runs from 01 to {n:02} (`wsd senses {lemma} --pos {}` lists them)",
+                    if name.satellite { 's' } else { pos.letter() },
+                    pos.letter()
+                )
             })
         }
         _ => None,

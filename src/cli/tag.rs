@@ -146,20 +146,20 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         );
     }
     refuse_repeated_inputs(&args.inputs)?;
-    if let Some(code) = none_can_be_opened(&args.inputs) {
+    // no file given reads standard input
+    let inputs: Vec<PathBuf> = if args.inputs.is_empty() {
+        vec![PathBuf::from("-")]
+    } else {
+        args.inputs.clone()
+    };
+    if let Some(code) = none_can_be_opened(&inputs) {
         // before loading the models (seconds with knn) and writing a header
         return Ok(code);
     }
     if let Some(out) = &args.output {
-        // Before any work (loading, training a missing POS model). No
-        // file given reads standard input, which may be the output too.
-        let stdin = [PathBuf::from("-")];
-        let inputs = if args.inputs.is_empty() {
-            &stdin[..]
-        } else {
-            &args.inputs[..]
-        };
-        args.resources.check_output(out, inputs)?;
+        // Before any work (loading, training a missing POS model);
+        // standard input may be the output too.
+        args.resources.check_output(out, &inputs)?;
     }
     let res = args.resources.resources(cli, PosTraining::IfMissing);
     let (spec, why) = match args.method.spec()? {
@@ -228,7 +228,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         .num_threads(threads)
         .build()
         .context("starting worker threads")?;
-    let reads_stdin = args.inputs.is_empty() || args.inputs.iter().any(|p| p.as_os_str() == "-");
+    let reads_stdin = inputs.iter().any(|p| p.as_os_str() == "-");
     let terminal = reads_stdin && std::io::stdin().is_terminal();
     if terminal && !cli.quiet {
         eprintln!(
@@ -261,11 +261,6 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         writeln!(sink, "{h}").map_err(|e| wsd::Error::write(&out_name, e))?;
     }
 
-    let inputs: Vec<PathBuf> = if args.inputs.is_empty() {
-        vec![PathBuf::from("-")]
-    } else {
-        args.inputs.clone()
-    };
     let mut failed = 0usize;
     let (mut bytes, mut tokens, mut bad) = (0usize, 0usize, 0usize);
     let t0 = Instant::now();
@@ -423,11 +418,7 @@ fn tag_input(
     let (reader, total, doc_id): (Box<dyn Read>, Option<u64>, String) = if stdin {
         (Box::new(std::io::stdin().lock()), None, "stdin".into())
     } else {
-        let meta = std::fs::metadata(input).context("cannot open")?;
-        if meta.is_dir() {
-            anyhow::bail!("is a directory, not a text file");
-        }
-        let f = File::open(input).context("cannot open")?;
+        let (f, meta) = open_input(input)?;
         let cwd = std::env::current_dir().ok();
         let id = wsd::tagging::document_id(input, cwd.as_deref());
         (Box::new(f), Some(meta.len()), id)
@@ -480,21 +471,18 @@ fn tag_input(
 /// folder, unreadable), say why for each and give exit 2 at once; when
 /// some can, they are tagged and the others reported as they come.
 fn none_can_be_opened(inputs: &[PathBuf]) -> Option<ExitCode> {
-    if inputs.is_empty() || inputs.iter().any(|p| p.as_os_str() == "-") {
+    if inputs.iter().any(|p| p.as_os_str() == "-") {
         return None;
     }
     let why = |p: &Path| -> Option<String> {
-        match std::fs::metadata(p) {
-            Ok(m) if m.is_dir() => Some("is a directory, not a text file".into()),
-            Ok(_) => File::open(p).err().map(|e| format!("cannot open: {e}")),
-            Err(e) => Some(match wsd::resources::data_home_has(p) {
-                Some(there) => format!(
-                    "cannot open: {e} (not in this folder; the data home has {})",
-                    there.display()
-                ),
-                None => format!("cannot open: {e}"),
-            }),
-        }
+        let e = open_input(p).err()?;
+        Some(match wsd::resources::data_home_has(p) {
+            Some(there) => format!(
+                "{e:#} (not in this folder; the data home has {})",
+                there.display()
+            ),
+            None => format!("{e:#}"),
+        })
     };
     let errors: Vec<(&PathBuf, String)> = inputs
         .iter()
@@ -507,6 +495,17 @@ fn none_can_be_opened(inputs: &[PathBuf]) -> Option<ExitCode> {
         eprintln!("wsd: {}: {w}", p.display());
     }
     Some(ExitCode::from(2))
+}
+
+/// Open a text file to tag, with the messages `wsd tag` reports per input
+/// ("cannot open: …", "is a directory, not a text file").
+fn open_input(path: &Path) -> anyhow::Result<(File, std::fs::Metadata)> {
+    let meta = std::fs::metadata(path).context("cannot open")?;
+    if meta.is_dir() {
+        anyhow::bail!("is a directory, not a text file");
+    }
+    let f = File::open(path).context("cannot open")?;
+    Ok((f, meta))
 }
 
 /// `--targets LEMMAS` matches lemmas, never the words as written: a word
@@ -535,13 +534,7 @@ fn warn_unknown_target_lemmas(inv: &Inventory, lemmas: &rustc_hash::FxHashSet<St
             continue;
         }
         let hint = if bases.is_empty() {
-            let similar = wsd::wordnet::similar_lemmas(
-                Pos::ALL.iter().flat_map(|&p| inv.lemmas(p)),
-                lemma,
-                5,
-                |l| wsd::wordnet::sense_count(inv, l, None),
-            );
-            wsd::wordnet::did_you_mean(&similar)
+            wsd::wordnet::did_you_mean(&inv.similar_lemmas(lemma, None, 5))
         } else {
             format!("; targets are lemmas: did you mean {}?", bases.join(", "))
         };

@@ -15,7 +15,7 @@ use wsd::disambig::ens::EnsTraining;
 use wsd::disambig::knn::GlossPooling;
 use wsd::disambig::naive_bayes::NbParams;
 use wsd::disambig::Method;
-use wsd::resources::{default_model_path, models_dir, PosTraining};
+use wsd::resources::{default_model_path, model_output_path, PosTraining};
 use wsd::train::{training_documents, GlossRequest, KnnTraining, TrainJob, TrainingSource};
 
 /// Arguments of `wsd train`.
@@ -160,10 +160,12 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             Some(m)
         }
     };
+    // from the arguments alone: said before SemCor is read
+    warn_unread_options(args);
     let output = args
         .output
         .clone()
-        .unwrap_or_else(|| models_dir().join(format!("{}.wsd", args.method)));
+        .unwrap_or_else(|| model_output_path(&args.method));
     if args.limit_docs == Some(0) {
         return Err(wsd::Error::bad_parameter(
             "--limit-docs",
@@ -249,7 +251,6 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         eprintln!("wsd: {n}");
     }
     let (docs, data) = (training.docs, training.label);
-    warn_unread_options(args);
     if method.is_some() {
         // Instances whose gold keys WordNet lacks teach nothing (they are
         // skipped): say how many, as `wsd stats` and `wsd score` do.

@@ -4,10 +4,9 @@
 //! capitalised word (the name table, the name model, WordNet's own
 //! lemma, or `person`), as SemCor's annotators tag names.
 
-use crate::text::accents::has_latin_letter;
 use crate::text::names::{
-    is_loose_name_word, is_name_word, unit_features, word_features, NameMemory, NameModel,
-    NAME_CLASSES, OTHER,
+    is_capitalised_proper, is_loose_name_word, is_name_word, unit_features, word_features,
+    NameMemory, NameModel, NAME_CLASSES, OTHER,
 };
 use crate::text::{choose_lemma, name_runs, MweMatch, NameTable, NameUnits};
 use crate::wordnet::{Inventory, Pos};
@@ -267,11 +266,7 @@ pub fn name_or_wordnet<S: AsRef<str>>(
 ) -> Option<Option<String>> {
     let (w, t) = (words[i], tags[i].as_ref());
     let model = NameModel::shipped();
-    if model.weights.is_empty()
-        || !matches!(t, "NNP" | "NNPS")
-        || !w.chars().next().is_some_and(char::is_uppercase)
-        || !has_latin_letter(w)
-    {
+    if model.weights.is_empty() || !is_capitalised_proper(w, t) {
         return None;
     }
     // choose_lemma reads an abbreviation by its letters (`Nov.` → `nov`).
@@ -292,10 +287,7 @@ pub fn name_or_wordnet<S: AsRef<str>>(
 /// group or location most of the time ([`crate::text::NameTable`]): `John`
 /// → `person`. Only for capitalised words tagged `NNP`/`NNPS`.
 pub fn known_name(word: &str, tag: &str) -> Option<String> {
-    if !matches!(tag, "NNP" | "NNPS")
-        || !word.chars().next().is_some_and(char::is_uppercase)
-        || !has_latin_letter(word)
-    {
+    if !is_capitalised_proper(word, tag) {
         return None;
     }
     NameTable::shipped().get(word).map(str::to_string)
@@ -328,14 +320,12 @@ pub fn common_only_name(inv: &Inventory, word: &str, tag: &str) -> Option<String
 /// A word with no Latin letter (`Москве`, `Αθήνα`) is not English, and
 /// no name guess either: it stays untagged.
 pub fn name_lemma(word: &str, tag: &str) -> Option<String> {
-    let proper = matches!(tag, "NNP" | "NNPS")
-        && word.chars().next().is_some_and(char::is_uppercase)
+    let proper = is_capitalised_proper(word, tag)
         && word.chars().count() > 1
         && word
             .chars()
             .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '.'))
-        && word.chars().any(char::is_lowercase)
-        && has_latin_letter(word);
+        && word.chars().any(char::is_lowercase);
     proper.then(|| "person".to_string())
 }
 

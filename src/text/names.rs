@@ -90,10 +90,7 @@ impl NameTable {
 /// headings and acronyms more often than names; so are words in another
 /// script than Latin (`Москве`: [`has_latin_letter`]), no English names.
 pub fn is_name_word(word: &str, tag: &str) -> bool {
-    if !matches!(tag, "NNP" | "NNPS")
-        || !word.chars().next().is_some_and(char::is_uppercase)
-        || !has_latin_letter(word)
-    {
+    if !is_capitalised_proper(word, tag) {
         return false;
     }
     let initial = word.len() >= 2
@@ -119,6 +116,15 @@ pub fn is_loose_name_word(word: &str, tag: &str) -> bool {
         && word.chars().next().is_some_and(char::is_uppercase)
         && word.chars().any(char::is_lowercase)
         && word.chars().all(|c| c.is_alphabetic() || c == '-')
+        && has_latin_letter(word)
+}
+
+/// The test every name rule starts from: a word the tagger calls
+/// `NNP`/`NNPS` that starts with a capital and has a Latin letter (a word
+/// in another script, `Москве`, is no English name: [`has_latin_letter`]).
+pub fn is_capitalised_proper(word: &str, tag: &str) -> bool {
+    matches!(tag, "NNP" | "NNPS")
+        && word.chars().next().is_some_and(char::is_uppercase)
         && has_latin_letter(word)
 }
 

@@ -399,6 +399,14 @@ impl Inventory {
         self.categories[pos.index()].senses.keys().map(|k| &**k)
     }
 
+    /// Lemmas of `pos` (all four when `None`) spelled like `word`, for
+    /// "did you mean" ([`super::similar_lemmas`]; the loaded inventory's
+    /// counterpart of [`super::Lookup::similar_lemmas`]).
+    pub fn similar_lemmas(&self, word: &str, pos: Option<Pos>, max: usize) -> Vec<String> {
+        let lemmas = Pos::selected(pos).flat_map(|p| self.lemmas(p));
+        super::similar_lemmas(lemmas, word, max, |l| super::sense_count(self, l, pos))
+    }
+
     /// A fingerprint of this WordNet: sha256 of `index.sense`, which fixes
     /// every sense key and offset a model can refer to. Computed once, on
     /// first use.

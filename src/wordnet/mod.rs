@@ -192,23 +192,56 @@ pub fn resolve_id(d: &impl Dictionary, id: &str) -> Result<SynsetId> {
             return Ok(sid);
         }
     }
-    let parts: Vec<&str> = id.rsplitn(3, '.').collect();
-    if parts.len() == 3 {
-        let (num, letter, lemma) = (parts[0], parts[1], parts[2]);
-        let pos = (letter.len() == 1)
-            .then(|| letter.chars().next().and_then(Pos::from_letter))
-            .flatten();
-        let n: Option<usize> = num.parse().ok().filter(|&n| n > 0);
-        if let (Some(pos), Some(n), false) = (pos, n, lemma.is_empty()) {
-            let lemma = morphy::normalize(lemma);
-            let offsets = name_offsets(d, &lemma, pos, letter == "s")?;
-            let offset = *offsets
-                .get(n - 1)
-                .ok_or_else(|| Error::UnknownId(id.to_string()))?;
-            return Ok(SynsetId { pos, offset });
-        }
+    if let Some(name) = NltkName::parse(id) {
+        let offsets = name.offsets(d)?;
+        let offset = *offsets
+            .get(name.n - 1)
+            .ok_or_else(|| Error::UnknownId(id.to_string()))?;
+        return Ok(SynsetId {
+            pos: name.pos,
+            offset,
+        });
     }
     Err(Error::BadId(id.to_string()))
+}
+
+/// An NLTK synset name taken apart: `bank.n.02` is the 2nd noun synset of
+/// `bank`; `smart.s.05` the 5th satellite of `smart`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NltkName {
+    /// The lemma as WordNet's index writes it (`_` for spaces, lower case).
+    pub lemma: String,
+    /// The category (`s` is an adjective).
+    pub pos: Pos,
+    /// `s`: the number counts the lemma's satellite synsets only.
+    pub satellite: bool,
+    /// The sense number, from 1.
+    pub n: usize,
+}
+
+impl NltkName {
+    /// `lemma.x.NN` with `x` a type letter and `NN` ≥ 1; `None` for
+    /// anything else.
+    pub fn parse(id: &str) -> Option<NltkName> {
+        let mut parts = id.rsplitn(3, '.');
+        let (num, letter, lemma) = (parts.next()?, parts.next()?, parts.next()?);
+        let pos = (letter.len() == 1)
+            .then(|| letter.chars().next().and_then(Pos::from_letter))
+            .flatten()?;
+        let n = num.parse().ok().filter(|&n| n > 0)?;
+        (!lemma.is_empty()).then(|| NltkName {
+            lemma: morphy::normalize(lemma),
+            pos,
+            satellite: letter == "s",
+            n,
+        })
+    }
+
+    /// The offsets the sense number counts in, in WordNet's order: the
+    /// lemma's synsets of its category (satellites only for `s`).
+    pub fn offsets(&self, d: &impl Dictionary) -> Result<Vec<u32>> {
+        name_offsets(d, &self.lemma, self.pos, self.satellite)
+    }
 }
 
 /// One sense of a looked-up word, with everything `wsd senses` prints.

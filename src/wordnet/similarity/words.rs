@@ -39,11 +39,7 @@ impl Term {
         }
         if ids.is_empty() {
             let in_pos = pos.map_or(String::new(), |p| format!(" as a {}", p.file_suffix()));
-            let lemmas = Pos::selected(pos).flat_map(|p| inv.lemmas(p));
-            let similar = crate::wordnet::similar_lemmas(lemmas, arg, 5, |l| {
-                crate::wordnet::sense_count(inv, l, pos)
-            });
-            let hint = crate::wordnet::did_you_mean(&similar);
+            let hint = crate::wordnet::did_you_mean(&inv.similar_lemmas(arg, pos, 5));
             return Err(Error::bad_parameter(
                 "synset or word",
                 arg,
