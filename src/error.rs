@@ -111,6 +111,17 @@ pub enum Error {
         /// What is wrong and how to fix it.
         msg: String,
     },
+    /// A model file of another method than the one it was loaded for (a
+    /// knn model given to Naive Bayes).
+    #[error("model {}: a model of method {found}, not {expected}; pass a model written by `wsd train --method {expected}`", path.display())]
+    WrongMethod {
+        /// The model file.
+        path: PathBuf,
+        /// The method that asked for it.
+        expected: String,
+        /// The method the file's header names.
+        found: String,
+    },
     /// A model file written by an incompatible format version.
     #[error("model {}: format version {got}, this wsd reads version {expected}; retrain with `wsd train`", path.display())]
     Version {

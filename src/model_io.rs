@@ -22,8 +22,9 @@
 //! to its tensors, so they can be read in place from the mapped file. A body
 //! that must check itself outside a model file (the POS tagger's
 //! [`crate::pos::PosTagger::from_bytes`]) is [`seal`]ed with a checksum.
-//! Every decoding error is an [`Error::Model`] naming the file, never a
-//! panic; a garbled length cannot make the decoder allocate more than the
+//! Every decoding error is an [`Error::Model`] naming the file (a file of
+//! another method an [`Error::WrongMethod`], an older format an
+//! [`Error::Version`]), never a panic; a garbled length cannot make the decoder allocate more than the
 //! bytes it has.
 //!
 //! **Reading** maps the file ([`read_model`] returns a [`Body`] that
@@ -218,6 +219,10 @@ impl std::fmt::Debug for Body {
 /// Read a whole model, checking everything: magic, version, header, method,
 /// WordNet checksum (when `wordnet_sha256` is given), body length and sha256.
 /// The file is memory-mapped; the body is not copied.
+///
+/// A file whose header names another method than `method` is an
+/// [`Error::WrongMethod`]; an older format an [`Error::Version`]; other
+/// damage an [`Error::Model`].
 pub fn read_model(
     path: &Path,
     method: &str,
@@ -246,13 +251,11 @@ pub fn read_model(
     };
     let header = parse_header(path, json)?;
     if header.method != method {
-        return Err(model_err(
-            path,
-            format!(
-                "a model of method {}, not {method}; pass a model written by `wsd train --method {method}`",
-                header.method
-            ),
-        ));
+        return Err(Error::WrongMethod {
+            path: path.to_path_buf(),
+            expected: method.to_string(),
+            found: header.method,
+        });
     }
     if let Some(expected) = wordnet_sha256 {
         if header.wordnet_sha256 != expected {
@@ -413,7 +416,13 @@ mod tests {
     fn wrong_method_wordnet_truncation_and_corruption_are_refused() {
         let d = tempfile::tempdir().unwrap();
         let p = write(d.path());
-        let e = read_model(&p, "knn", None).unwrap_err().to_string();
+        let e = read_model(&p, "knn", None).unwrap_err();
+        assert!(
+            matches!(&e, Error::WrongMethod { path, expected, found }
+                if *path == p && expected == "knn" && found == "nb"),
+            "{e:?}"
+        );
+        let e = e.to_string();
         assert!(e.contains("a model of method nb, not knn"), "{e}");
         let e = read_model(&p, "nb", Some("zzz")).unwrap_err().to_string();
         assert!(e.contains("another WordNet"), "{e}");

@@ -15,6 +15,7 @@
 //! * `nb` — Naive Bayes trained on SemCor, scored on SemCor test and SemEval-2007.
 //! * `own_data` — training from evaluation-framework XML + keys, `wsd score` on
 //!   any id form with its warnings, key-file ids independent of the typed path.
+//! * `library` — the library used from a program: typed errors.
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
 //! * `ens` — the learned combination trained on that slice: eval, chains,
 //!   `--explain`, missing base models, corrupted files.
@@ -34,6 +35,7 @@ mod faults;
 mod front_end;
 mod knn;
 mod knowledge;
+mod library;
 mod mini_wordnet;
 mod nb;
 mod own_data;

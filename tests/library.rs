@@ -1,0 +1,37 @@
+//! The library as a program of its own uses it: typed errors to branch on.
+
+use wsd::disambig::naive_bayes::NaiveBayes;
+use wsd::Error;
+
+use crate::util::tempdir;
+
+/// A model file of another method is `Error::WrongMethod`, with the
+/// message the CLI has always printed.
+#[test]
+fn library_model_of_another_method_is_a_typed_error() {
+    let tmp = tempdir();
+    let p = tmp.path().join("pos.wsd");
+    wsd::model_io::write_model(&p, "pos", "sha", serde_json::json!({}), b"body").unwrap();
+    match NaiveBayes::load_with_checksum(&p, "sha") {
+        Err(e @ Error::WrongMethod { .. }) => {
+            let Error::WrongMethod {
+                path,
+                expected,
+                found,
+            } = &e
+            else {
+                unreachable!()
+            };
+            assert_eq!((path, expected.as_str(), found.as_str()), (&p, "nb", "pos"));
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "model {}: a model of method pos, not nb; pass a model written by `wsd train --method nb`",
+                    p.display()
+                )
+            );
+        }
+        Err(e) => panic!("{e:?}"),
+        Ok(_) => panic!("a pos model loaded as nb"),
+    }
+}
