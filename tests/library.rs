@@ -1,9 +1,31 @@
 //! The library as a program of its own uses it: typed errors to branch on.
 
 use wsd::disambig::naive_bayes::NaiveBayes;
+use wsd::wordnet::Inventory;
 use wsd::Error;
 
 use crate::util::tempdir;
+
+/// A folder that is no dict folder is `WordNetNotFound` for `load` as for
+/// `open`: missing, or the parent of `dict/`.
+#[test]
+fn library_load_of_no_dict_folder_is_wordnet_not_found() {
+    let tmp = tempdir();
+    let missing = tmp.path().join("nowhere");
+    for dir in [missing.as_path(), tmp.path()] {
+        match Inventory::load(dir) {
+            Err(Error::WordNetNotFound { looked }) => {
+                assert_eq!(looked, dir.display().to_string())
+            }
+            Err(e) => panic!("{}: {e:?}", dir.display()),
+            Ok(_) => panic!("{} loaded", dir.display()),
+        }
+        assert!(matches!(
+            Inventory::open(Some(dir)),
+            Err(Error::WordNetNotFound { .. })
+        ));
+    }
+}
 
 /// A model file of another method is `Error::WrongMethod`, with the
 /// message the CLI has always printed.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::{Error, Result};
 
 /// The file every usable dict folder has.
-const PROBE: &str = "data.noun";
+pub(crate) const PROBE: &str = "data.noun";
 
 /// Locate the WordNet dict folder. An explicit folder must be usable; the
 /// fallbacks are tried in order. The error lists every place tried.

@@ -154,7 +154,17 @@ impl Inventory {
     /// Load every file of the dict folder `dir`: the four categories and
     /// `index.sense` are parsed in parallel, then each category's lemma →
     /// senses table is built in parallel.
+    ///
+    /// A `dir` without WordNet's `data.noun` (a missing folder, or
+    /// `wordnet/` for `wordnet/dict/`) is [`Error::WordNetNotFound`], as
+    /// for [`Inventory::open`]; a dict folder missing another file is
+    /// [`Error::Io`], a damaged one [`Error::Parse`].
     pub fn load(dir: &Path) -> Result<Inventory> {
+        if !dir.join(super::dict::PROBE).is_file() {
+            return Err(Error::WordNetNotFound {
+                looked: dir.display().to_string(),
+            });
+        }
         let (parsed, keys) = std::thread::scope(|s| {
             let handles: Vec<_> = Pos::ALL
                 .iter()
