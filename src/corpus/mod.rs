@@ -333,12 +333,21 @@ impl Document {
     }
 
     /// The token a target points at.
+    ///
+    /// # Panics
+    ///
+    /// When `t` is not a target of this document (its sentence or token
+    /// index is out of range).
     pub fn token(&self, t: &Target) -> &Token {
         &self.sentences[t.sentence].tokens[t.token]
     }
 
     /// The token a target stands for: [`Document::token`], or for a head
     /// or part target the unit's word (its own text and span).
+    ///
+    /// # Panics
+    ///
+    /// As [`Document::token`].
     pub fn target_token(&self, t: &Target) -> &Token {
         let tok = self.token(t);
         match (t.role, &tok.head, &tok.alt) {

@@ -299,6 +299,11 @@ impl Inventory {
     /// Positions of the parents (hypernyms and instance hypernyms) of the
     /// synset at position `i`: the edges the similarity measures climb and
     /// `wsd info` checks for cycles.
+    ///
+    /// # Panics
+    ///
+    /// When `i` is not below [`Inventory::len`] (positions come from
+    /// [`Inventory::position`]).
     pub fn parent_positions(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.synsets[i]
             .pointers
@@ -431,6 +436,11 @@ impl Inventory {
     }
 
     /// The sense key of word `word` (0-based) of `syn`.
+    ///
+    /// # Panics
+    ///
+    /// When `word` is not below `syn.words.len()` ([`Synset::word_index`]
+    /// finds a lemma's word).
     pub fn sense_key(&self, syn: &Synset, word: usize) -> String {
         super::sense_key_with(syn, word, |id| self.get(id).map(Cow::Borrowed))
     }

@@ -86,6 +86,10 @@ pub fn offset_string(id: SynsetId, ss_type: Option<SynsetType>) -> String {
 /// The sense key of word `word` (0-based) of `syn`; `get` fetches the head
 /// synset of a satellite (the target of its first similar-to pointer), whose
 /// first word names the cluster head, as WordNet and NLTK define it.
+///
+/// # Panics
+///
+/// When `word` is not below `syn.words.len()`.
 pub fn sense_key_with<'a>(
     syn: &Synset,
     word: usize,
@@ -115,6 +119,10 @@ pub fn sense_key_with<'a>(
 }
 
 /// The sense key of word `word` of `syn`, through any [`Dictionary`].
+///
+/// # Panics
+///
+/// When `word` is not below `syn.words.len()`.
 pub fn sense_key(d: &impl Dictionary, syn: &Synset, word: usize) -> String {
     sense_key_with(syn, word, |id| {
         d.synset(id).ok().map(|c| Cow::Owned(c.into_owned()))
