@@ -229,6 +229,31 @@ struct SentenceCategories<'w> {
 pub const POS_TEMPERATURE: f32 = 10.0;
 
 impl<'a> Pipeline<'a> {
+    /// The pipeline `wsd tag` runs by default: content-word targets
+    /// ([`TargetSelection::Content`]), multiwords joined by `mwe` (`None`:
+    /// never; `wsd tag`'s is [`MweMatcher::new`]), head words as secondary
+    /// targets,
+    /// no second part of speech, the shipped category model
+    /// ([`CategoryModel::shipped`]) and no encoder probe. `wsd tag` with
+    /// `knn` or `ens` adds the probe ([`PosProbe::for_method`] into
+    /// [`Pipeline::pos_probe`]); the fields are public for other choices.
+    pub fn new(
+        inv: &'a Inventory,
+        tagger: &'a PosTagger,
+        mwe: Option<&'a MweMatcher>,
+    ) -> Pipeline<'a> {
+        Pipeline {
+            inv,
+            tagger,
+            mwe,
+            targets: TargetSelection::Content,
+            heads: true,
+            pos_alternatives: None,
+            pos_categories: Some(CategoryModel::shipped()),
+            pos_probe: None,
+        }
+    }
+
     /// The same pipeline with another category probe (a study's methods
     /// each get the probe [`PosProbe::for_method`] chooses for them).
     pub fn with_probe(&self, pos_probe: Option<PosProbe<'a>>) -> Pipeline<'a> {

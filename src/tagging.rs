@@ -102,12 +102,43 @@ pub enum TagError {
 pub struct Analysed {
     /// The document (one block of text).
     pub doc: Document,
-    /// The decision of each of its targets, in reading order.
+    /// The decision of each of its targets, in reading order: `preds[i]`
+    /// is the answer for `doc.targets()[i]` ([`Document::targets`]; `None`
+    /// where the method abstained or WordNet has no sense). The words of a
+    /// joined unit are targets of their own right after the unit's
+    /// ([`crate::corpus::Role`]); [`Document::target_token`] gives the
+    /// token a target stands for.
     pub preds: Vec<Option<Prediction>>,
 }
 
 /// Analyse and disambiguate one text (stages 1–4 for plain text); with
 /// `explain`, ask the method for the evidence of each answer too.
+/// `offset` shifts the tokens' byte spans (the text's place in a larger
+/// input; 0 for a text of its own).
+///
+/// In memory, as `wsd tag` does per block (`no_run`: it needs the data):
+///
+/// ```no_run
+/// use wsd::disambig::MethodSpec;
+/// use wsd::pipeline::Pipeline;
+/// use wsd::resources::{ResourcePaths, Resources};
+/// use wsd::text::MweMatcher;
+///
+/// let res = Resources::new(ResourcePaths::default());
+/// let inv = res.inventory()?;
+/// let mwe = MweMatcher::new(inv);
+/// let pipeline = Pipeline::new(inv, res.pos_tagger()?, Some(&mwe));
+/// let method = "lesk-ext,mfs".parse::<MethodSpec>()?.build(&res)?;
+/// let text = "He sat on the bank of the river.";
+/// let a = wsd::tagging::analyse(&pipeline, method.as_ref(), inv, ("doc", text, 0), false);
+/// for (target, pred) in a.doc.targets().iter().zip(&a.preds) {
+///     let token = a.doc.target_token(target);
+///     if let Some(p) = pred {
+///         println!("{} {} {} {} {:.3}", token.text, target.lemma, target.pos, p.key, p.score);
+///     }
+/// }
+/// # Ok::<(), wsd::Error>(())
+/// ```
 pub fn analyse(
     pipeline: &Pipeline<'_>,
     method: &dyn Disambiguator,

@@ -15,7 +15,8 @@
 //! * `nb` — Naive Bayes trained on SemCor, scored on SemCor test and SemEval-2007.
 //! * `own_data` — training from evaluation-framework XML + keys, `wsd score` on
 //!   any id form with its warnings, key-file ids independent of the typed path.
-//! * `library` — the library used from a program: typed errors.
+//! * `library` — the library used from a program: typed errors, text
+//!   tagged in memory.
 //! * `knn` — kNN over encoder sense vectors (a small SemCor slice) and `wsd embed`.
 //! * `ens` — the learned combination trained on that slice: eval, chains,
 //!   `--explain`, missing base models, corrupted files.

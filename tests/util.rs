@@ -172,14 +172,8 @@ pub fn pipeline_by_hand<'a>(
     probe: Option<wsd::pipeline::PosProbe<'a>>,
 ) -> wsd::pipeline::Pipeline<'a> {
     wsd::pipeline::Pipeline {
-        inv: inventory(),
-        tagger,
-        mwe: Some(mwe),
-        targets: wsd::pipeline::TargetSelection::Content,
-        heads: true,
-        pos_alternatives: None,
-        pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
         pos_probe: probe,
+        ..wsd::pipeline::Pipeline::new(inventory(), tagger, Some(mwe))
     }
 }
 
