@@ -251,6 +251,51 @@ pub fn scored(candidates: &[Sense], scores: &[Option<f64>]) -> Vec<(String, f64)
 }
 
 /// A word-sense disambiguation method.
+///
+/// A method of one's own needs only [`Disambiguator::name`] and
+/// [`Disambiguator::disambiguate`]; it then runs wherever the built-in
+/// ones do: in [`crate::eval::evaluate`], in a back-off [`Chain`] with
+/// them (a method built by name is a `Box<dyn Disambiguator>`), and in
+/// [`crate::tagging::analyse`]. (`--method` and [`MethodSpec`] know only
+/// the methods of the [`registry`].) `no_run`: it needs the data.
+///
+/// ```no_run
+/// use wsd::corpus::{Document, Target};
+/// use wsd::disambig::{Chain, Disambiguator, MethodSpec, Prediction};
+/// use wsd::eval::{evaluate, Dataset, Input};
+/// use wsd::resources::{ResourcePaths, Resources};
+/// use wsd::wordnet::{Inventory, Sense};
+///
+/// /// WordNet's last sense, for nouns only (abstains on the rest).
+/// struct LastNounSense;
+///
+/// impl Disambiguator for LastNounSense {
+///     fn name(&self) -> &str {
+///         "last-noun"
+///     }
+///     fn disambiguate(
+///         &self,
+///         _inv: &Inventory,
+///         _doc: &Document,
+///         target: &Target,
+///         candidates: &[Sense],
+///     ) -> Option<Prediction> {
+///         let last = candidates.last().filter(|_| target.pos == wsd::wordnet::Pos::Noun)?;
+///         Some(Prediction::decided(last.key.clone(), self.name(), 1.0))
+///     }
+/// }
+///
+/// let res = Resources::new(ResourcePaths::default());
+/// let mfs = "mfs".parse::<MethodSpec>()?.build(&res)?;
+/// let chain = Chain::new(vec![Box::new(LastNounSense), mfs]);
+/// let data = Dataset::from_xml(
+///     "corpora/wsd-eval/semeval2007/semeval2007.data.xml".as_ref(),
+///     "corpora/wsd-eval/semeval2007/semeval2007.gold.key.txt".as_ref(),
+/// )?;
+/// let ev = evaluate(&chain, res.inventory()?, &data.docs, &data.gold, Input::Gold, &|_| {});
+/// println!("{}: F1 {:.1}", chain.name(), ev.report.overall.f1);
+/// # Ok::<(), wsd::Error>(())
+/// ```
 pub trait Disambiguator: Send + Sync {
     /// The method's name as `--method` spells it.
     fn name(&self) -> &str;
