@@ -303,6 +303,12 @@ pub trait Disambiguator: Send + Sync {
     /// Choose a sense for one target among `candidates` (WordNet order, at
     /// least two). `None` means the method abstains (a back-off chain then
     /// asks the next method).
+    ///
+    /// `target` is one of `doc`'s targets ([`Document::targets`]; with
+    /// [`candidates_of`] and [`decide_document`] it always is): the
+    /// built-in methods read its context by its sentence and token
+    /// indices, and panic when these are out of range for `doc` (lesk,
+    /// knn).
     fn disambiguate(
         &self,
         inv: &Inventory,
