@@ -32,6 +32,25 @@
 //! The command-line binary is a thin shell over these: each subcommand
 //! parses its arguments and calls the library, so tests (and any other
 //! front end) call exactly what the CLI calls.
+//!
+//! ## From a program of one's own
+//!
+//! * WordNet: [`wordnet::Inventory::open`], then
+//!   [`wordnet::Inventory::senses`], [`wordnet::Inventory::morphy`] and
+//!   [`wordnet::resolve_id`] (sense keys, offsets, `bank.n.01`);
+//! * a method or chain by name: [`resources::Resources`] and
+//!   [`disambig::MethodSpec::build`]; one of one's own: implement
+//!   [`disambig::Disambiguator`] (its docs have an example) and combine
+//!   with [`disambig::Chain`];
+//! * plain text in memory: [`pipeline::Pipeline::new`] and
+//!   [`tagging::analyse`] (example there);
+//! * scores: [`eval::Dataset`] ([`eval::framework::discover`] finds the
+//!   framework's sets) and [`eval::evaluate`];
+//! * training without files: [`disambig::naive_bayes::NaiveBayes::train`];
+//! * errors are one enum, [`Error`], to match on.
+//!
+//! `examples/library.rs` runs all of these on the data; README.md's
+//! library section has the same as compiled examples.
 #![deny(missing_docs)]
 
 pub mod atomic;
