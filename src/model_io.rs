@@ -123,9 +123,22 @@ pub fn write_model(
     Ok(header)
 }
 
+/// Open a model file for reading. A FIFO, socket or device is refused
+/// before it is opened: opening a FIFO with no writer blocks for ever, and
+/// none of them can be mapped.
+fn open_model(path: &Path) -> Result<std::fs::File> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() && !m.is_dir() => Err(model_err(
+            path,
+            "not a regular file (a FIFO, socket or device); give a model file written by `wsd train`",
+        )),
+        _ => std::fs::File::open(path).map_err(|e| Error::io(path, e)),
+    }
+}
+
 /// Read only the header (cheap; used to pick a default model).
 pub fn read_header(path: &Path) -> Result<ModelHeader> {
-    let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut f = open_model(path)?;
     let mut head = [0u8; 16];
     let n = read_full(&mut f, &mut head).map_err(|e| Error::io(path, e))?;
     let len = check_prefix(path, &head[..n])?;
@@ -228,7 +241,7 @@ pub fn read_model(
     method: &str,
     wordnet_sha256: Option<&str>,
 ) -> Result<(ModelHeader, Body)> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let file = open_model(path)?;
     let size = file.metadata().map_err(|e| Error::io(path, e))?.len();
     if size < 16 {
         return Err(model_err(

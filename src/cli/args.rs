@@ -115,6 +115,34 @@ pub fn method_help() -> String {
     s
 }
 
+/// [`wsd::eval::Dataset::from_xml`], with a warning when gold ids are no
+/// instance of the XML: they are scored as unanswered, which reads like a
+/// weak method rather than a key file of another data set.
+pub fn read_xml_dataset(
+    xml: &std::path::Path,
+    gold: &std::path::Path,
+) -> wsd::Result<wsd::eval::Dataset> {
+    let data = wsd::eval::Dataset::from_xml(xml, gold)?;
+    let missing = data.gold_ids_without_instance();
+    if !missing.is_empty() {
+        let shown = missing
+            .iter()
+            .take(5)
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = if missing.len() > 5 { ", …" } else { "" };
+        eprintln!(
+            "wsd: warning: {}: ids that are no instance of {}: {} of {} (e.g. {shown}{more}), scored as unanswered; is it the key file of this data set?",
+            gold.display(),
+            xml.display(),
+            missing.len(),
+            data.gold.len()
+        );
+    }
+    Ok(data)
+}
+
 /// Warn about what the method chain will never read: `--model` files for
 /// a chain that loads no model, and methods after `mfs`, which answers
 /// every target that has senses (`mfs,nb` never asks nb).

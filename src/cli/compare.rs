@@ -81,7 +81,7 @@ impl DataArgs {
                 if out.iter().any(|(n, _): &(String, Dataset)| *n == name) {
                     name = format!("{name}-{}", out.len() + 1);
                 }
-                out.push((name, Dataset::from_xml(xml, gold)?));
+                out.push((name, super::args::read_xml_dataset(xml, gold)?));
             }
             return Ok(out);
         }

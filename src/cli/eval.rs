@@ -434,7 +434,7 @@ fn read_sets(args: &Args, found: Option<Vec<FrameworkSet>>) -> anyhow::Result<Ve
             .into_iter()
             .map(|s| {
                 Ok(EvalSet {
-                    data: Dataset::from_xml(&s.xml, &s.gold)?,
+                    data: super::args::read_xml_dataset(&s.xml, &s.gold)?,
                     name: s.name,
                     xml: Some(s.xml),
                 })
@@ -444,7 +444,7 @@ fn read_sets(args: &Args, found: Option<Vec<FrameworkSet>>) -> anyhow::Result<Ve
             let gold = args.gold.as_ref().expect("clap requires --gold");
             vec![EvalSet {
                 name: dataset_name(xml),
-                data: Dataset::from_xml(xml, gold)?,
+                data: super::args::read_xml_dataset(xml, gold)?,
                 xml: Some(xml.clone()),
             }]
         }

@@ -3,7 +3,7 @@
 //! ids of either file (keys, offsets, NLTK names: `wsd::eval::keys`), and
 //! warn when the pair of files looks wrong.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -52,9 +52,7 @@ struct JsonReport<'a, T: serde::Serialize> {
 pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let gold = read_gold_key_file(&args.gold)?;
     let system = if args.system.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
+        let bytes = wsd::text::blocks::read_to_end_or_nul(std::io::stdin().lock())
             .context("reading the system keys from standard input")?;
         wsd::corpus::keyfile::parse_key_bytes(bytes, std::path::Path::new("<stdin>"))?
     } else {

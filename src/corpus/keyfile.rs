@@ -121,7 +121,7 @@ impl<'a> IntoIterator for &'a KeyFile {
 /// Read a key file (see the [module docs](self) for the format and errors).
 pub fn read_key_file(path: impl AsRef<Path>) -> Result<KeyFile> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::text::blocks::read_file_or_nul(path).map_err(|e| Error::io(path, e))?;
     parse_key_bytes(bytes, path)
 }
 

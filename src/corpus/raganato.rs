@@ -36,9 +36,12 @@ use crate::{Error, Result};
 /// Read an XML data set.
 pub fn read_xml(path: impl AsRef<Path>) -> Result<Vec<Document>> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::text::blocks::read_file_or_nul(path).map_err(|e| Error::io(path, e))?;
     if crate::text::blocks::looks_like_utf16(&bytes) {
         return Err(Error::parse(path, 1, crate::error::UTF16_TEXT));
+    }
+    if let Some((line, msg)) = crate::text::blocks::nul_error(&bytes) {
+        return Err(Error::parse(path, line, msg));
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
@@ -160,8 +163,10 @@ pub fn parse_xml(text: &str, origin: impl AsRef<Path>) -> Result<Vec<Document>> 
                         return Err(err(format!("<{name}> outside <sentence>")));
                     }
                     let instance = if name == "instance" {
+                        // An empty id is no id: it matches no key line.
                         let id = attrs
                             .id
+                            .filter(|id| !id.trim().is_empty())
                             .ok_or_else(|| err("<instance> without id".into()))?;
                         if !seen_ids.insert(id.clone()) {
                             return Err(err(format!("instance id {id:?} seen twice")));

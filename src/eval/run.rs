@@ -49,6 +49,27 @@ impl Dataset {
         Ok(Dataset { docs, gold })
     }
 
+    /// The ids of the gold key file that are no instance of the documents,
+    /// in key-file order: the key file of another (or a larger) data set.
+    /// Scoring counts them as unanswered.
+    pub fn gold_ids_without_instance(&self) -> Vec<&str> {
+        let instances: std::collections::HashSet<&str> = self
+            .docs
+            .iter()
+            .flat_map(|d| &d.sentences)
+            .flat_map(|s| &s.tokens)
+            .flat_map(|t| {
+                let head = t.head.as_ref().and_then(|h| h.instance.as_deref());
+                t.instance.as_deref().into_iter().chain(head)
+            })
+            .collect();
+        self.gold
+            .iter()
+            .map(|(id, _)| id)
+            .filter(|id| !instances.contains(id))
+            .collect()
+    }
+
     /// A split of SemCor (its gold keys are its own tags).
     pub fn from_semcor(dir: &Path, split: Split) -> Result<Dataset> {
         let docs = read_semcor(dir, split)?;

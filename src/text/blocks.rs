@@ -163,6 +163,42 @@ pub fn looks_like_utf16(b: &[u8]) -> bool {
             || head.chunks(2).all(|c| c[0] != 0 && c[1] == 0))
 }
 
+/// The bytes of a whole text input (a key file, a data XML, standard
+/// input) — or, when a NUL byte turns up, only up to the end of the 64 KiB
+/// chunk that holds it: a binary input (`/dev/zero`, `/dev/urandom`, a
+/// stray image) then fails the caller's NUL, UTF-16 or syntax check
+/// instead of being read into memory without end.
+pub fn read_to_end_or_nul(mut r: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        out.extend_from_slice(&buf[..n]);
+        if memchr0(&buf[..n]).is_some() {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// [`read_to_end_or_nul`] of the file at `path`.
+pub fn read_file_or_nul(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    read_to_end_or_nul(std::fs::File::open(path)?)
+}
+
+/// The first NUL byte of `b`, as the error message for a binary input
+/// (`binary file (NUL byte at byte offset N)`) and the line it is on.
+pub fn nul_error(b: &[u8]) -> Option<(usize, String)> {
+    let at = memchr0(b)?;
+    let line = 1 + b[..at].iter().filter(|&&c| c == b'\n').count();
+    Some((line, format!("binary file (NUL byte at byte offset {at})")))
+}
+
 fn memchr0(b: &[u8]) -> Option<usize> {
     b.iter().position(|&c| c == 0)
 }

@@ -40,9 +40,35 @@ pub fn find_dict(explicit: Option<&Path>) -> Result<PathBuf> {
     })
 }
 
+/// The message for a dict file with CR line ends.
+const CR_LINE_ENDS: &str = "CR line ends (the file was converted, e.g. to Windows CRLF): WordNet's byte offsets need the original file; restore the dictionary (scripts/fetch-data.sh)";
+
+/// Refuse a dict file converted to CR or CRLF line ends: its byte offsets
+/// no longer point at records (every lookup would fail with a misleading
+/// message), and a file of CR-only line ends is one line, which reads as
+/// all licence header. `head_only` checks the first line only (what a
+/// single lookup can afford; a converted file has it converted too).
+pub fn check_line_ends(path: &Path, bytes: &[u8], head_only: bool) -> Result<()> {
+    let scope = if head_only {
+        let window = &bytes[..bytes.len().min(1 << 16)];
+        let end = window
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(window.len());
+        &bytes[..end]
+    } else {
+        bytes
+    };
+    match scope.iter().position(|&b| b == b'\r') {
+        Some(at) => Err(Error::parse(path, line_of(bytes, at), CR_LINE_ENDS)),
+        None => Ok(()),
+    }
+}
+
 /// Read a whole dict file to a string.
 pub fn read_file(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    check_line_ends(path, &bytes, false)?;
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         Error::parse(path, line_of(e.as_bytes(), at), "invalid UTF-8")

@@ -240,6 +240,36 @@ impl Inventory {
             }
             inv.categories[ci].senses = table;
         }
+        // A sense key whose synset data.* lacks would fail only when asked
+        // for, naming data.* instead of the index.sense line at fault.
+        for (key, rec) in &inv.keys {
+            let Some((_, pos)) = crate::wordnet::SenseKey::lemma_and_pos(key) else {
+                continue;
+            };
+            if !inv.position.contains_key(&SynsetId {
+                pos,
+                offset: rec.offset,
+            }) {
+                let path = dir.join("index.sense");
+                let needle = format!("{key} ");
+                let line = std::fs::read(&path)
+                    .ok()
+                    .and_then(|b| {
+                        b.split(|&c| c == b'\n')
+                            .position(|l| l.starts_with(needle.as_bytes()))
+                    })
+                    .map_or(1, |i| i + 1);
+                return Err(Error::parse(
+                    path,
+                    line,
+                    format!(
+                        "sense key {key} points at synset {:08}, which data.{} lacks (truncated or damaged?)",
+                        rec.offset,
+                        pos.file_suffix()
+                    ),
+                ));
+            }
+        }
         Ok(inv)
     }
 

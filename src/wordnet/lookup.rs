@@ -54,6 +54,7 @@ impl Mapped {
         // which is the same contract Princeton's `wn` and every mmap reader
         // of these files accepts.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(&path, e))?;
+        super::dict::check_line_ends(&path, &map, true)?;
         Ok(Mapped {
             path,
             map: Some(map),
@@ -232,9 +233,17 @@ impl Dictionary for Lookup {
         let m = &self.data[Self::cat(id.pos)];
         let buf = m.bytes();
         let start = id.offset as usize;
-        let unknown = || Error::UnknownId(super::offset_string(id, None));
         if start >= buf.len() {
-            return Err(unknown());
+            // An offset from an index file past the end: a truncated data
+            // file (a typed offset gets `UnknownId` from `resolve_id`).
+            return Err(Error::parse(
+                &m.path,
+                line_of(buf, buf.len().saturating_sub(1)),
+                format!(
+                    "byte offset {start} is past the end of the file ({} bytes): no such synset, or the file is truncated (run `wsd info`)",
+                    buf.len()
+                ),
+            ));
         }
         let misplaced = || {
             Error::parse(

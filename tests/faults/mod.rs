@@ -8,10 +8,11 @@
 //! (how the "fails before the fix" figures were taken).
 //!
 //! By concern: [`output`], [`options`], [`dictionary`], [`evaluation`],
-//! [`pipes_and_models`], [`messages`].
+//! [`pipes_and_models`], [`messages`], [`hostile`].
 
 mod dictionary;
 mod evaluation;
+mod hostile;
 mod messages;
 mod options;
 mod output;

@@ -118,7 +118,7 @@ pub fn read_semcor_file(path: impl AsRef<Path>) -> Result<Document> {
 /// Read one tagfile and count what it holds (see [`read_semcor_file`]).
 pub fn read_semcor_file_with_stats(path: impl AsRef<Path>) -> Result<(Document, PartStats)> {
     let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::text::blocks::read_file_or_nul(path).map_err(|e| Error::io(path, e))?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::parse(
             path,

@@ -1,7 +1,7 @@
 //! The information-content measures (Resnik, Jiang–Conrath, Lin) and the
 //! [`Ic`] table they read: counts, smoothing, its text file format.
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 use super::{closure_of, Similarity, NLTK_INF};
@@ -184,11 +184,35 @@ impl Ic {
     /// Read a table written by [`Ic::write`] for the same inventory.
     pub fn read(inv: &Inventory, path: &Path) -> Result<Ic> {
         let f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
-        let mut lines = std::io::BufReader::new(f).lines();
-        let header = match lines.next() {
-            Some(l) => l.map_err(|e| Error::io(path, e))?,
-            None => return Err(Error::parse(path, 1, "empty file, expected an IC table")),
-        };
+        let mut reader = std::io::BufReader::new(f);
+        // The header line is short: read at most HEADER_MAX bytes of it, so
+        // that a file with no line end (`/dev/zero`) is refused, not read
+        // into memory until the allocator gives up.
+        const HEADER_MAX: u64 = 4096;
+        let mut head = Vec::new();
+        (&mut reader)
+            .take(HEADER_MAX)
+            .read_until(b'\n', &mut head)
+            .map_err(|e| Error::io(path, e))?;
+        if head.is_empty() {
+            return Err(Error::parse(path, 1, "empty file, expected an IC table"));
+        }
+        if !head.ends_with(b"\n") && head.len() as u64 == HEADER_MAX {
+            return Err(Error::parse(
+                path,
+                1,
+                format!("not a wsd IC table (no line end in its first {HEADER_MAX} bytes); write one with `wsd ic`"),
+            ));
+        }
+        let header = String::from_utf8(head).map_err(|_| {
+            Error::parse(
+                path,
+                1,
+                "not a wsd IC table (not UTF-8 text); write one with `wsd ic`",
+            )
+        })?;
+        let header = header.trim_end_matches(['\n', '\r']).to_string();
+        let lines = reader.lines();
         let mut fields = header.split_ascii_whitespace();
         if fields.next() != Some(IC_MAGIC) {
             return Err(Error::parse(
