@@ -2,7 +2,7 @@
 //! devices, endless inputs (`/dev/zero`) where a key file, data XML or IC
 //! table goes, an instance with an empty id, a gold key that holds ids the
 //! data XML lacks, WordNet files with CR line ends, and index entries that
-//! point at no synset.
+//! point at no synset, binary and UTF-16 SemCor tagfiles.
 
 use super::*;
 
@@ -252,6 +252,33 @@ fn index_entries_that_point_at_no_synset_name_their_file() {
     );
     // A typed offset past the end is still no synset.
     expect(wsd().args(["synset", "99999999-n"]), 2, &["no synset"]);
+}
+
+#[test]
+fn binary_and_utf16_tagfiles_are_named_as_such() {
+    let tagfile = "<contextfile concordance=brown>\n<context filename=br-zz paras=yes>\n<p pnum=1>\n<s snum=1>\n<wf cmd=done pos=NN lemma=jury wnsn=1 lexsn=1:14:00::>jury</wf>\n</s>\n</p>\n</context>\n</contextfile>\n";
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(tagfile.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let mut binary = tagfile.as_bytes()[..60].to_vec();
+    binary.extend([0u8, 0x89, b'P', b'N', b'G', 0, 0, 0xff]);
+    // Were read as Latin-1: `expected an element, found "ÿþ<\0c\0o…"`,
+    // or the binary bytes quoted.
+    for (bytes, want) in [(utf16, "br-zz:1: UTF-16"), (binary, "br-zz:2: binary file")] {
+        let d = tempdir();
+        let sc = super::pipes_and_models::semcor_copy(d.path());
+        std::fs::write(sc.join("brown1/tagfiles/br-zz"), bytes).unwrap();
+        expect(
+            wsd()
+                .arg("stats")
+                .arg("--semcor")
+                .arg(&sc)
+                .args(["--split", "all"]),
+            2,
+            &[want],
+        );
+    }
 }
 
 trait Replace {

@@ -47,7 +47,7 @@ fn a_closed_stdout_is_not_a_silent_success() {
 }
 
 /// A SemCor copy with one part, brown1, holding a few real tagfiles.
-fn semcor_copy(dir: &Path) -> PathBuf {
+pub(super) fn semcor_copy(dir: &Path) -> PathBuf {
     let root = dir.join("semcor");
     let tf = root.join("brown1/tagfiles");
     std::fs::create_dir_all(&tf).unwrap();

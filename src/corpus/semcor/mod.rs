@@ -126,6 +126,13 @@ pub fn read_semcor_file_with_stats(path: impl AsRef<Path>) -> Result<(Document, 
             "empty tagfile (no <contextfile>); restore it or remove it",
         ));
     }
+    // Before the Latin-1 fallback, which would take any bytes for text.
+    if crate::text::blocks::looks_like_utf16(&bytes) {
+        return Err(Error::parse(path, 1, crate::error::UTF16_TEXT));
+    }
+    if let Some((line, msg)) = crate::text::blocks::nul_error(&bytes) {
+        return Err(Error::parse(path, line, msg));
+    }
     let text = match String::from_utf8(bytes) {
         Ok(s) => s,
         // Older SemCor releases are Latin-1.
