@@ -1,12 +1,21 @@
 //! Morphy: WordNet's own morphological processor (morph(7WN)).
 //!
 //! For a word form and a part of speech: the exception list first (`*.exc`),
-//! then the detachment rules of that part of speech applied repeatedly, every
+//! else the detachment rules of that part of speech applied once, every
 //! candidate checked against the index. Collocations (`took place`,
 //! `took_place`) are handled as Princeton's `morphstr` does: each word is
 //! reduced on its own and the combinations are checked against the index.
 //! The rules and their order follow NLTK's `_morphy`, which mirrors morph.c,
-//! so results agree with `nltk.corpus.wordnet.morphy`.
+//! so the base forms found are NLTK 3.10's (scripts/nltk_parity.py compares
+//! them) but for these:
+//! * the word itself comes after its base forms (NLTK and `wn` put it
+//!   first; see [`morphy`]);
+//! * a form listed on several lines of an exception file has the bases of
+//!   every line (NLTK keeps the last line: `involucra` → `involucrum` only,
+//!   not `involucre`);
+//! * nouns in `ss` and of two letters keep their ending, as in morph.c
+//!   (NLTK: `boss` → `boss`, `bos`; `us` → `us`, `u`);
+//! * collocations are reduced word by word (NLTK finds none).
 
 use super::Pos;
 
@@ -59,6 +68,13 @@ fn apply_rules(forms: &[String], pos: Pos) -> Vec<String> {
     out
 }
 
+/// morph.c's guard on nouns: one ending in `ss` or of at most two letters
+/// keeps its ending (`boss` is no plural of `bos`, `pass` of `pas`, `us` of
+/// `u`). NLTK's `_morphy` lacks it and finds those bases too.
+fn detachable(form: &str, pos: Pos) -> bool {
+    pos != Pos::Noun || !(form.ends_with("ss") || form.chars().count() <= 2)
+}
+
 fn filter_forms(lex: &impl Lexicon, forms: &[String], pos: Pos) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for f in forms {
@@ -102,25 +118,22 @@ pub fn normalize(word: &str) -> String {
     out
 }
 
-/// Single-word morphy. Like Princeton's `morphword`, base forms come first:
-/// exception-list bases, else the detachment rules (applied again to their
-/// own output, as NLTK does, until something is in the index). The word
-/// itself follows when it is a lemma too, so `banks` gives `bank` then
-/// `banks` (Sir Joseph Banks), as `wn banks` shows both.
+/// Single-word morphy: exception-list bases, else the detachment rules
+/// applied once (as morph.c's `morphword` and NLTK 3.10's `_morphy` do:
+/// `cushioneded` is no form of `cushion`). The base forms come first and
+/// the word itself follows when it is a lemma too, so `banks` gives `bank`
+/// then `banks` (Sir Joseph Banks). That order is wsd's own: NLTK's
+/// `_morphy` and `wn banks` put the word itself first; wsd tries the base
+/// form first because a tagger's first candidate should be the common word.
 fn morphy_word(lex: &impl Lexicon, form: &str, pos: Pos) -> Vec<String> {
     let itself = lex.has_lemma(form, pos);
     let exc = lex.exception_bases(form, pos);
     let mut out = if !exc.is_empty() {
         filter_forms(lex, &exc, pos)
+    } else if detachable(form, pos) {
+        filter_forms(lex, &apply_rules(&[form.to_string()], pos), pos)
     } else {
-        let mut forms = apply_rules(&[form.to_string()], pos);
-        let mut found = filter_forms(lex, &forms, pos);
-        // Deeper rounds only when neither the word nor one round found a lemma.
-        while found.is_empty() && !itself && !forms.is_empty() {
-            forms = apply_rules(&forms, pos);
-            found = filter_forms(lex, &forms, pos);
-        }
-        found
+        Vec::new()
     };
     out.retain(|f| f != form);
     if itself {
@@ -138,6 +151,9 @@ fn word_variants(lex: &impl Lexicon, word: &str, pos: Pos) -> Vec<String> {
             out.push(b);
         }
     }
+    if !detachable(word, pos) {
+        return out;
+    }
     for f in apply_rules(&[word.to_string()], pos) {
         if !f.is_empty() && !out.contains(&f) {
             out.push(f);
@@ -146,7 +162,10 @@ fn word_variants(lex: &impl Lexicon, word: &str, pos: Pos) -> Vec<String> {
     out
 }
 
-/// Base forms of `word` in `pos` that are in WordNet, best first. Accepts
+/// Base forms of `word` in `pos` that are in WordNet, best first: the
+/// bases the exception list or one round of the detachment rules give, then
+/// the word itself when it is a lemma (NLTK's `_morphy` and Princeton's
+/// `wn` list the word itself first: `data` before `datum`). Accepts
 /// inflected forms (`geese` → `goose`) and collocations written with spaces
 /// or underscores (`took place` → `take_place`).
 pub fn morphy(lex: &impl Lexicon, word: &str, pos: Pos) -> Vec<String> {
@@ -253,6 +272,37 @@ mod tests {
         assert_eq!(morphy(&t, "ate", Pos::Verb), vec!["eat"]);
         assert_eq!(morphy(&t, "better", Pos::Adj), vec!["good"]);
         assert!(morphy(&t, "xyzzy", Pos::Noun).is_empty());
+    }
+
+    /// The detachment rules apply once, as in morph.c and NLTK 3.10: a
+    /// doubled suffix is no inflection (NLTK's `_morphy("cushioneded", "v")`
+    /// is empty); the word itself follows its base forms.
+    #[test]
+    fn rules_apply_once() {
+        let mut t = toy();
+        t.lemmas.insert(("cushion".to_string(), Pos::Verb));
+        t.lemmas.insert(("banks".to_string(), Pos::Noun));
+        assert_eq!(morphy(&t, "cushioned", Pos::Verb), vec!["cushion"]);
+        assert!(morphy(&t, "cushioneded", Pos::Verb).is_empty());
+        assert!(morphy(&t, "eatings", Pos::Verb).is_empty());
+        assert!(morphy(&t, "gooderer", Pos::Adj).is_empty());
+        assert_eq!(morphy(&t, "banks", Pos::Noun), vec!["bank", "banks"]);
+    }
+
+    /// Nouns in `ss` and of two letters keep their ending, as in morph.c
+    /// (NLTK would give `bos` for `boss` and `u` for `us`); verbs do not.
+    #[test]
+    fn nouns_in_ss_and_two_letter_nouns_keep_their_ending() {
+        let mut t = toy();
+        for l in ["bos", "boss", "u", "us", "pas", "pass"] {
+            t.lemmas.insert((l.to_string(), Pos::Noun));
+        }
+        t.lemmas.insert(("bos".to_string(), Pos::Verb));
+        assert_eq!(morphy(&t, "boss", Pos::Noun), vec!["boss"]);
+        assert_eq!(morphy(&t, "us", Pos::Noun), vec!["us"]);
+        assert_eq!(morphy(&t, "pass", Pos::Noun), vec!["pass"]);
+        assert_eq!(morphy(&t, "bosses", Pos::Noun), vec!["boss"]);
+        assert_eq!(morphy(&t, "boss", Pos::Verb), vec!["bos"]);
     }
 
     #[test]
