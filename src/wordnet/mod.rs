@@ -184,10 +184,13 @@ pub fn resolve_id(d: &impl Dictionary, id: &str) -> Result<SynsetId> {
         });
     }
     if let Some((num, letter)) = id.rsplit_once('-') {
-        if !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()) {
-            let pos = (letter.len() == 1)
-                .then(|| letter.chars().next().and_then(Pos::from_letter))
-                .flatten()
+        // Digits, a dash and one letter; a name may start with digits and
+        // a dash too (`401-k_plan.n.01`, `6-membered.s.01`).
+        if !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()) && letter.len() == 1 {
+            let pos = letter
+                .chars()
+                .next()
+                .and_then(Pos::from_letter)
                 .ok_or_else(|| Error::BadId(id.to_string()))?;
             let offset: u32 = num.parse().map_err(|_| Error::BadId(id.to_string()))?;
             let sid = SynsetId { pos, offset };
