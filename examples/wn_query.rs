@@ -14,7 +14,8 @@
 //! * `synset ID`: `resolve_id`, then the synset's name, lexname, lemmas
 //!   with keys and tag counts, gloss parts and verb frame numbers per word;
 //! * `sim ID1 ID2`: path wup lch res jcn lin (IC from WordNet's tag counts),
-//!   `null` where a measure has no value.
+//!   `null` where a measure has no value; `simx ID1 ID2` the same with
+//!   `--nltk-cross-pos` (NLTK's values across parts of speech).
 
 use std::io::{BufRead, Write};
 
@@ -63,6 +64,7 @@ fn main() -> wsd::Result<()> {
     let inv = Inventory::open(None)?;
     let ic = ic_from_tag_counts(&inv);
     let sim = Similarity::new(&inv);
+    let cross = Similarity::with_cache(&inv, sim.cache().clone()).nltk_cross_pos(true);
     let stdin = std::io::stdin();
     let out = std::io::stdout();
     let mut out = std::io::BufWriter::new(out.lock());
@@ -90,13 +92,16 @@ fn main() -> wsd::Result<()> {
                 pos_arg(f.get(2).copied()).unwrap()
             )),
             "synset" => synset(&d, f[1]).unwrap_or_else(|e| json!({"error": e.to_string()})),
-            "sim" => match (resolve_id(&inv, f[1]), resolve_id(&inv, f[2])) {
-                (Ok(a), Ok(b)) => json!(Measure::ALL
-                    .iter()
-                    .map(|&m| sim.measure(m, a, b, Some(&ic)).ok().flatten())
-                    .collect::<Vec<_>>()),
-                (a, b) => json!({"error": format!("{:?} {:?}", a.err(), b.err())}),
-            },
+            "sim" | "simx" => {
+                let sim = if f[0] == "simx" { &cross } else { &sim };
+                match (resolve_id(&inv, f[1]), resolve_id(&inv, f[2])) {
+                    (Ok(a), Ok(b)) => json!(Measure::ALL
+                        .iter()
+                        .map(|&m| sim.measure(m, a, b, Some(&ic)).ok().flatten())
+                        .collect::<Vec<_>>()),
+                    (a, b) => json!({"error": format!("{:?} {:?}", a.err(), b.err())}),
+                }
+            }
             q => json!({"error": format!("unknown query {q:?}")}),
         };
         writeln!(out, "{answer}").map_err(|e| wsd::Error::io("<stdout>", e))?;

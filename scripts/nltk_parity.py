@@ -19,7 +19,8 @@ Compares, writing every disagreement to OUT/CLASS.tsv and counts to stdout:
            counts, definition, examples, verb frame numbers; then every
            canonical name and a sample of lemma-relative names resolved;
   sim      path wup lch res jcn lin on random pairs (IC from index.sense's
-           tag counts, as scripts/nltk_similarity_fixture.py builds it).
+           tag counts, as scripts/nltk_similarity_fixture.py builds it), and
+           across parts of speech with --nltk-cross-pos (simx).
 """
 
 import argparse
@@ -370,7 +371,13 @@ def compare_sim(wn, args, rng, rep):
         else:
             b = rng.choice(pool)
         pairs.append((a, b))
-    answers = run_queries(args.bin, [("sim", sid(a), sid(b)) for a, b in pairs], args.dict)
+    # across parts of speech: `--nltk-cross-pos` claims NLTK's values
+    pools = [nouns, verbs, adjs, advs]
+    for i in range(args.pairs // 5):
+        pa, pb = rng.sample(pools, 2)
+        pairs.append((rng.choice(pa), rng.choice(pb)))
+    queries = [("sim" if a.pos() == b.pos() else "simx", sid(a), sid(b)) for a, b in pairs]
+    answers = run_queries(args.bin, queries, args.dict)
 
     def val(f):
         try:
@@ -394,14 +401,15 @@ def compare_sim(wn, args, rng, rep):
         for name, t in zip(names, theirs):
             if t is None:
                 rep.counts[("sim-info", "NLTK None: " + name)] += 1
+        kind = "sim-" if a.pos() == b.pos() else "simx-"
         for name, o, t in zip(names, ours, theirs):
             same = (o is None and t is None) or (
                 o is not None and t is not None and abs(o - t) <= 1e-9 * max(1.0, abs(t))
             )
             if same:
-                rep.agree("sim-" + name)
+                rep.agree(kind + name)
             else:
-                rep.differ("sim-" + name, "sim-" + name, a.name(), b.name(), o, t)
+                rep.differ(kind + name, kind + name, a.name(), b.name(), o, t)
 
 
 def write_fixture(nltk, wn, args, rng):
