@@ -15,15 +15,18 @@
 //!   with keys and tag counts, gloss parts and verb frame numbers per word;
 //! * `sim ID1 ID2`: path wup lch res jcn lin (IC from WordNet's tag counts),
 //!   `null` where a measure has no value; `simx ID1 ID2` the same with
-//!   `--nltk-cross-pos` (NLTK's values across parts of speech).
+//!   `--nltk-cross-pos` (NLTK's values across parts of speech);
+//! * `lcs ID1 ID2`: the lowest common hypernyms and the shortest-path
+//!   distance `wsd similarity --format json` shows;
+//! * `paths ID`: the hypernym paths `wsd synset --relations` shows.
 
 use std::io::{BufRead, Write};
 
 use serde_json::{json, Value};
 use wsd::wordnet::similarity::{ic_from_tag_counts, Measure, Similarity};
 use wsd::wordnet::{
-    canonical_name, lexname, lookup_senses, morphy, offset_string, resolve_id, sense_key,
-    Dictionary, Inventory, Lookup, Pos,
+    canonical_name, hypernym_paths, lexname, lookup_senses, morphy, offset_string, resolve_id,
+    sense_key, Dictionary, Inventory, Lookup, Pos,
 };
 
 fn pos_arg(s: Option<&str>) -> Option<Pos> {
@@ -101,6 +104,29 @@ fn main() -> wsd::Result<()> {
                         .collect::<Vec<_>>()),
                     (a, b) => json!({"error": format!("{:?} {:?}", a.err(), b.err())}),
                 }
+            }
+            "lcs" => match (resolve_id(&inv, f[1]), resolve_id(&inv, f[2])) {
+                (Ok(a), Ok(b)) => json!({
+                    "lcs": sim
+                        .lowest_common_hypernyms(a, b)
+                        .into_iter()
+                        .map(|h| d.synset(h).and_then(|s| canonical_name(&d, &s)))
+                        .collect::<wsd::Result<Vec<_>>>()?,
+                    "distance": sim.shortest_path_distance(a, b),
+                }),
+                (a, b) => json!({"error": format!("{:?} {:?}", a.err(), b.err())}),
+            },
+            "paths" => {
+                let id = resolve_id(&d, f[1])?;
+                let mut paths = Vec::new();
+                for path in hypernym_paths(&d, id)? {
+                    paths.push(
+                        path.into_iter()
+                            .map(|h| d.synset(h).and_then(|s| canonical_name(&d, &s)))
+                            .collect::<wsd::Result<Vec<_>>>()?,
+                    );
+                }
+                json!(paths)
             }
             q => json!({"error": format!("unknown query {q:?}")}),
         };

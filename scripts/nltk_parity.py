@@ -20,7 +20,9 @@ Compares, writing every disagreement to OUT/CLASS.tsv and counts to stdout:
            canonical name and a sample of lemma-relative names resolved;
   sim      path wup lch res jcn lin on random pairs (IC from index.sense's
            tag counts, as scripts/nltk_similarity_fixture.py builds it), and
-           across parts of speech with --nltk-cross-pos (simx).
+           across parts of speech with --nltk-cross-pos (simx); the lowest
+           common hypernyms and shortest-path distance of the same pairs;
+           hypernym paths of 6,000 synsets.
 """
 
 import argparse
@@ -385,6 +387,31 @@ def compare_sim(wn, args, rng, rep):
         except Exception:
             return None
         return None if v is None else float(v)
+
+    lcs = run_queries(args.bin, [("lcs", sid(a), sid(b)) for a, b in pairs], args.dict)
+    for (a, b), ours in zip(pairs, lcs):
+        theirs = sorted(h.name() for h in a.lowest_common_hypernyms(b))
+        dist = a.shortest_path_distance(b, simulate_root=a._needs_root() and a.pos() == b.pos())
+        if a.pos() != b.pos():
+            pass  # wsd gives no distance across parts of speech without --nltk-cross-pos
+        elif ours["distance"] == dist:
+            rep.agree("distance")
+        else:
+            rep.differ("distance", "distance", a.name(), b.name(), ours["distance"], dist)
+        if ours["lcs"] == theirs:
+            rep.agree("lcs")
+        else:
+            rep.differ("lcs", "lowest-common-hypernyms", a.name(), b.name(), ours["lcs"], theirs)
+    sample = rng.sample(nouns, 4000) + rng.sample(verbs, 2000)
+    paths = run_queries(args.bin, [("paths", sid(s)) for s in sample], args.dict)
+    for s, ours in zip(sample, paths):
+        theirs = [[h.name() for h in p] for p in s.hypernym_paths()]
+        if ours == theirs:
+            rep.agree("hypernym-paths")
+        elif sorted(ours) == sorted(theirs):
+            rep.differ("hypernym-paths", "hypernym-paths-order", s.name(), ours, theirs)
+        else:
+            rep.differ("hypernym-paths", "hypernym-paths", s.name(), ours, theirs)
 
     names = ["path", "wup", "lch", "res", "jcn", "lin"]
     for (a, b), ours in zip(pairs, answers):

@@ -379,7 +379,11 @@ pub fn did_you_mean(similar: &[String]) -> String {
 }
 
 /// Hypernym paths from the root to `id`, following hypernyms and instance
-/// hypernyms (NLTK's `hypernym_paths`, root first).
+/// hypernyms (NLTK's `hypernym_paths`, root first). The same paths as NLTK's
+/// but in the data file's pointer order, as `wn` lists them: NLTK sorts a
+/// synset's hypernyms by name and puts its instance hypernyms after them
+/// (`greater_prairie_chicken.n.01`: NLTK's first path goes through
+/// `gallinaceous_bird.n.01`, wsd's through `game.n.04`).
 pub fn hypernym_paths(d: &impl Dictionary, id: SynsetId) -> Result<Vec<Vec<SynsetId>>> {
     fn walk(
         d: &impl Dictionary,
