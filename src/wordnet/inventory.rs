@@ -212,15 +212,7 @@ impl Inventory {
                     .find(|&&o| !inv.position.contains_key(&SynsetId { pos, offset: o }))
                 {
                     let path = dir.join(format!("index.{}", pos.file_suffix()));
-                    // Found on the error path only: the lemma's line.
-                    let needle = format!("{lemma} ");
-                    let line = std::fs::read(&path)
-                        .ok()
-                        .and_then(|b| {
-                            b.split(|&c| c == b'\n')
-                                .position(|l| l.starts_with(needle.as_bytes()))
-                        })
-                        .map_or(1, |i| i + 1);
+                    let line = line_starting_with(&path, &format!("{lemma} "));
                     return Err(Error::parse(
                         path,
                         line,
@@ -251,14 +243,7 @@ impl Inventory {
                 offset: rec.offset,
             }) {
                 let path = dir.join("index.sense");
-                let needle = format!("{key} ");
-                let line = std::fs::read(&path)
-                    .ok()
-                    .and_then(|b| {
-                        b.split(|&c| c == b'\n')
-                            .position(|l| l.starts_with(needle.as_bytes()))
-                    })
-                    .map_or(1, |i| i + 1);
+                let line = line_starting_with(&path, &format!("{key} "));
                 return Err(Error::parse(
                     path,
                     line,
@@ -539,6 +524,19 @@ fn load_sense_index(path: &Path) -> Result<FxHashMap<Box<str>, KeyRecord>> {
         );
     }
     Ok(keys)
+}
+
+/// The 1-based number of the first line of `path` that starts with
+/// `needle`, else 1: read again on the error path only, to name the line
+/// of an index entry that points at a missing synset.
+fn line_starting_with(path: &Path, needle: &str) -> usize {
+    std::fs::read(path)
+        .ok()
+        .and_then(|b| {
+            b.split(|&c| c == b'\n')
+                .position(|l| l.starts_with(needle.as_bytes()))
+        })
+        .map_or(1, |i| i + 1)
 }
 
 #[cfg(test)]
