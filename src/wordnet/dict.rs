@@ -40,6 +40,17 @@ pub fn find_dict(explicit: Option<&Path>) -> Result<PathBuf> {
     })
 }
 
+/// A dict folder without `index.sense`: Debian's and Ubuntu's
+/// `wordnet-base` installs `/usr/share/wordnet` so (the sense index is a
+/// package of its own), and the folder is found by its `data.noun`.
+pub fn missing_sense_index(path: &Path) -> Error {
+    Error::MissingResource {
+        what: "WordNet sense index".into(),
+        path: path.to_path_buf(),
+        fix: "this dict folder has WordNet's data files but not index.sense, which holds every sense key and tag count (Debian and Ubuntu ship it apart: apt-get install wordnet-sense-index); or get the whole dictionary with scripts/install.sh".into(),
+    }
+}
+
 /// The message for a dict file with CR line ends.
 const CR_LINE_ENDS: &str = "CR line ends (the file was converted, e.g. to Windows CRLF): WordNet's byte offsets need the original file; restore the dictionary (scripts/fetch-data.sh)";
 

@@ -157,8 +157,9 @@ impl Inventory {
     ///
     /// A `dir` without WordNet's `data.noun` (a missing folder, or
     /// `wordnet/` for `wordnet/dict/`) is [`Error::WordNetNotFound`], as
-    /// for [`Inventory::open`]; a dict folder missing another file is
-    /// [`Error::Io`], a damaged one [`Error::Parse`].
+    /// for [`Inventory::open`]; one without `index.sense` is
+    /// [`Error::MissingResource`] (Debian ships it apart), one missing
+    /// another file [`Error::Io`], a damaged one [`Error::Parse`].
     pub fn load(dir: &Path) -> Result<Inventory> {
         if !dir.join(super::dict::PROBE).is_file() {
             return Err(Error::WordNetNotFound {
@@ -503,6 +504,9 @@ impl Dictionary for Inventory {
 
 /// Parse `index.sense` into key → (offset, sense number, tag count).
 fn load_sense_index(path: &Path) -> Result<FxHashMap<Box<str>, KeyRecord>> {
+    if !path.exists() {
+        return Err(super::dict::missing_sense_index(path));
+    }
     let text = read_file(path)?;
     if text.is_empty() {
         return Err(Error::parse(

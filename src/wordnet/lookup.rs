@@ -125,6 +125,9 @@ impl Lookup {
             data.push(f(format!("data.{}", p.file_suffix()), true)?);
             exc.push(f(format!("{}.exc", p.file_suffix()), false)?);
         }
+        if !dir.join("index.sense").exists() {
+            return Err(super::dict::missing_sense_index(&dir.join("index.sense")));
+        }
         let sense_index = f("index.sense".to_string(), true)?;
         Ok(Lookup {
             dir,

@@ -46,6 +46,20 @@ fn a_shuffled_index_is_an_error_not_fewer_senses() {
     );
 }
 
+/// Debian's wordnet-base has no index.sense: say which package has it,
+/// not just "cannot read".
+#[test]
+fn a_dict_folder_without_index_sense_names_the_package() {
+    let d = tempdir();
+    let dc = dict_copy(d.path());
+    std::fs::remove_file(dc.join("index.sense")).unwrap();
+    expect(
+        wsd().arg("--wordnet").arg(&dc).args(["senses", "bank"]),
+        2,
+        &["index.sense", "wordnet-sense-index", "scripts/install.sh"],
+    );
+}
+
 #[test]
 fn an_empty_index_sense_is_an_error() {
     let d = tempdir();
