@@ -14,7 +14,7 @@ fn category_model_keeps_plain_nouns_and_verbs() {
     let got = categories(
         "I saw a man with a telescope on the hill.\n\
          He was right about the cancer risk.\n\
-         Republican and American voters dislike.\n\
+         Republican and American voters dislike the new taxes.\n\
          The plant closed because workers went on strike.\n",
     );
     for want in [
