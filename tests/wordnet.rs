@@ -355,3 +355,23 @@ fn morphy_and_names_as_nltk_resolves_them() {
         Err(wsd::Error::BadId(_))
     ));
 }
+
+/// `--wordnet` given the folder that holds `dict/` (the unpacked
+/// WordNet-3.0 archive, wsd's own `wordnet/`) reads its `dict/`.
+#[test]
+fn wordnet_option_accepts_the_folder_above_dict() {
+    let tmp = tempdir();
+    crate::util::dict_copy(tmp.path());
+    let out = wsd()
+        .arg("--wordnet")
+        .arg(tmp.path())
+        .args(["senses", "bank"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bank%1:14:00::"));
+}

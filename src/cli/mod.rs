@@ -30,8 +30,8 @@ mod train;
 #[derive(Parser, Debug)]
 #[command(name = "wsd", version, about, long_about = None)]
 pub struct Cli {
-    /// WordNet dict folder (else $WNSEARCHDIR, $WSD_HOME/wordnet/dict,
-    /// ./wordnet/dict, /usr/share/wordnet).
+    /// WordNet dict folder, or the folder holding dict/ (else $WNSEARCHDIR,
+    /// $WSD_HOME/wordnet/dict, ./wordnet/dict, /usr/share/wordnet).
     #[arg(long, global = true, value_name = "DIR")]
     pub wordnet: Option<PathBuf>,
 

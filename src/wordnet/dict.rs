@@ -13,13 +13,16 @@ use crate::{Error, Result};
 /// The file every usable dict folder has.
 pub(crate) const PROBE: &str = "data.noun";
 
-/// Locate the WordNet dict folder. An explicit folder must be usable; the
-/// fallbacks are tried in order. The error lists every place tried.
+/// Locate the WordNet dict folder. An explicit folder must be usable — or
+/// hold a usable `dict/`, as the unpacked WordNet-3.0 archive and wsd's
+/// own `wordnet/` do; the fallbacks are tried in order. The error lists
+/// every place tried.
 pub fn find_dict(explicit: Option<&Path>) -> Result<PathBuf> {
     let mut looked = Vec::new();
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(dir) = explicit {
         candidates.push(dir.to_path_buf());
+        candidates.push(dir.join("dict"));
     } else {
         if let Some(env) = std::env::var_os("WNSEARCHDIR") {
             if !env.is_empty() {
