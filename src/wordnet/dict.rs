@@ -73,6 +73,11 @@ pub fn check_line_ends(path: &Path, bytes: &[u8], head_only: bool) -> Result<()>
     } else {
         bytes
     };
+    // `contains` is memchr-fast (4× `position` on data.noun); the
+    // position is looked for on the error path only.
+    if !scope.contains(&b'\r') {
+        return Ok(());
+    }
     match scope.iter().position(|&b| b == b'\r') {
         Some(at) => Err(Error::parse(path, line_of(bytes, at), CR_LINE_ENDS)),
         None => Ok(()),
