@@ -14,7 +14,7 @@ use super::{progress, Cli, InfoFormat};
 use wsd::corpus::Split;
 use wsd::disambig::MethodSpec;
 use wsd::eval::{in_sample, Dataset};
-use wsd::pipeline::{Pipeline, ProbeChoice, TargetSelection};
+use wsd::pipeline::{Pipeline, ProbeChoice};
 use wsd::report::{dataset_name, run_study, write_report, Study};
 use wsd::resources::{PosTraining, Resources};
 use wsd::text::MweMatcher;
@@ -131,16 +131,7 @@ pub fn study(
     let (mwe, pipeline);
     let raw = if args.raw {
         mwe = MweMatcher::new(inv);
-        pipeline = Pipeline {
-            inv,
-            tagger: res.pos_tagger()?,
-            mwe: Some(&mwe),
-            targets: TargetSelection::Content,
-            heads: true,
-            pos_alternatives: None,
-            pos_categories: Some(wsd::pos::category::CategoryModel::shipped()),
-            pos_probe: None,
-        };
+        pipeline = Pipeline::new(inv, res.pos_tagger()?, Some(&mwe));
         Some((
             &pipeline,
             ProbeChoice::from_flags(args.pos_probe, args.no_pos_probe),

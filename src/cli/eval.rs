@@ -16,7 +16,7 @@ use wsd::eval::framework::{self, FrameworkSet};
 use wsd::eval::{
     evaluate, in_sample, render_rows, render_text, Dataset, Evaluation, Input, Score, ScoreReport,
 };
-use wsd::pipeline::{Pipeline, PosProbe, ProbeChoice, RawAlignment, RawOutcome, TargetSelection};
+use wsd::pipeline::{Pipeline, PosProbe, ProbeChoice, RawAlignment, RawOutcome};
 use wsd::report::dataset_name;
 use wsd::resources::PosTraining;
 use wsd::text::{MweMatcher, MweMode};
@@ -165,10 +165,6 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         let mode = if args.no_mwe { MweMode::None } else { args.mwe };
         mwe = (mode != MweMode::None).then(|| MweMatcher::with_mode(inv, mode));
         pipeline = Pipeline {
-            inv,
-            tagger: res.pos_tagger()?,
-            mwe: mwe.as_ref(),
-            targets: TargetSelection::Content,
             heads: !args.no_heads,
             pos_alternatives: args.pos_alternatives,
             pos_categories: (!args.no_pos_categories)
@@ -179,6 +175,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 method.as_ref(),
                 ProbeChoice::from_flags(args.pos_probe, args.no_pos_probe),
             )?,
+            ..Pipeline::new(inv, res.pos_tagger()?, mwe.as_ref())
         };
         Input::Raw(&pipeline)
     } else {

@@ -181,9 +181,6 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let mode = if args.no_mwe { MweMode::None } else { args.mwe };
     let mwe = (mode != MweMode::None).then(|| MweMatcher::with_mode(inv, mode));
     let pipeline = Pipeline {
-        inv,
-        tagger,
-        mwe: mwe.as_ref(),
         targets: if args.all_words {
             TargetSelection::All
         } else {
@@ -198,6 +195,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
             method.as_ref(),
             ProbeChoice::from_flags(args.pos_probe, args.no_pos_probe),
         )?,
+        ..Pipeline::new(inv, tagger, mwe.as_ref())
     };
     // the built-in table, plus the maps a trained model fitted itself (knn)
     let calibration = match method.calibration() {

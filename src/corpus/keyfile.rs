@@ -134,7 +134,7 @@ pub fn parse_key_bytes(bytes: Vec<u8>, path: &Path) -> Result<KeyFile> {
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
-        let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+        let line = crate::text::blocks::line_of(e.as_bytes(), at);
         Error::parse(path, line, format!("not UTF-8 text (byte offset {at})"))
     })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);

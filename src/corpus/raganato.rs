@@ -45,7 +45,7 @@ pub fn read_xml(path: impl AsRef<Path>) -> Result<Vec<Document>> {
     }
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
-        let line = line_at(e.as_bytes(), at);
+        let line = crate::text::blocks::line_of(e.as_bytes(), at);
         Error::parse(path, line, "not UTF-8 text")
     })?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
@@ -325,12 +325,6 @@ impl LineCounter {
         self.pos = pos;
         self.newlines + 1
     }
-}
-
-/// 1-based line of a byte offset.
-fn line_at(bytes: &[u8], pos: usize) -> usize {
-    let pos = pos.min(bytes.len());
-    1 + bytes[..pos].iter().filter(|&&b| b == b'\n').count()
 }
 
 /// Set `token.gold` of every instance token from a key file (instances the

@@ -195,8 +195,20 @@ pub fn read_file_or_nul(path: &std::path::Path) -> std::io::Result<Vec<u8>> {
 /// (`binary file (NUL byte at byte offset N)`) and the line it is on.
 pub fn nul_error(b: &[u8]) -> Option<(usize, String)> {
     let at = memchr0(b)?;
-    let line = 1 + b[..at].iter().filter(|&&c| c == b'\n').count();
-    Some((line, format!("binary file (NUL byte at byte offset {at})")))
+    Some((
+        line_of(b, at),
+        format!("binary file (NUL byte at byte offset {at})"),
+    ))
+}
+
+/// 1-based line number of byte `offset` in `b` (an offset past the end
+/// counts as the end).
+pub fn line_of(b: &[u8], offset: usize) -> usize {
+    b[..offset.min(b.len())]
+        .iter()
+        .filter(|&&c| c == b'\n')
+        .count()
+        + 1
 }
 
 fn memchr0(b: &[u8]) -> Option<usize> {

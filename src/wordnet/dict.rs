@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub use crate::text::blocks::line_of;
 use crate::{Error, Result};
 
 /// The file every usable dict folder has.
@@ -78,10 +79,8 @@ pub fn check_line_ends(path: &Path, bytes: &[u8], head_only: bool) -> Result<()>
     if !scope.contains(&b'\r') {
         return Ok(());
     }
-    match scope.iter().position(|&b| b == b'\r') {
-        Some(at) => Err(Error::parse(path, line_of(bytes, at), CR_LINE_ENDS)),
-        None => Ok(()),
-    }
+    let at = scope.iter().position(|&b| b == b'\r').unwrap_or(0);
+    Err(Error::parse(path, line_of(bytes, at), CR_LINE_ENDS))
 }
 
 /// Read a whole dict file to a string.
@@ -92,15 +91,6 @@ pub fn read_file(path: &Path) -> Result<String> {
         let at = e.utf8_error().valid_up_to();
         Error::parse(path, line_of(e.as_bytes(), at), "invalid UTF-8")
     })
-}
-
-/// 1-based line number of byte `offset` in `buf`.
-pub fn line_of(buf: &[u8], offset: usize) -> usize {
-    buf[..offset.min(buf.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
 }
 
 /// Iterate the content lines of a dict file with their 1-based numbers,

@@ -125,8 +125,9 @@ impl Lookup {
             data.push(f(format!("data.{}", p.file_suffix()), true)?);
             exc.push(f(format!("{}.exc", p.file_suffix()), false)?);
         }
-        if !dir.join("index.sense").exists() {
-            return Err(super::dict::missing_sense_index(&dir.join("index.sense")));
+        let sense_path = dir.join("index.sense");
+        if !sense_path.exists() {
+            return Err(super::dict::missing_sense_index(&sense_path));
         }
         let sense_index = f("index.sense".to_string(), true)?;
         Ok(Lookup {

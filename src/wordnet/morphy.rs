@@ -56,16 +56,13 @@ pub(crate) fn substitutions(pos: Pos) -> &'static [(&'static str, &'static str)]
     }
 }
 
-fn apply_rules(forms: &[String], pos: Pos) -> Vec<String> {
-    let mut out = Vec::new();
-    for form in forms {
-        for (old, new) in substitutions(pos) {
-            if let Some(stem) = form.strip_suffix(old) {
-                out.push(format!("{stem}{new}"));
-            }
-        }
-    }
-    out
+/// One round of `pos`'s detachment rules on `form` (the candidates, not
+/// yet checked against the index).
+fn apply_rules(form: &str, pos: Pos) -> Vec<String> {
+    substitutions(pos)
+        .iter()
+        .filter_map(|(old, new)| Some(format!("{}{new}", form.strip_suffix(old)?)))
+        .collect()
 }
 
 /// morph.c's guard on nouns: one ending in `ss` or of at most two letters
@@ -131,7 +128,7 @@ fn morphy_word(lex: &impl Lexicon, form: &str, pos: Pos) -> Vec<String> {
     let mut out = if !exc.is_empty() {
         filter_forms(lex, &exc, pos)
     } else if detachable(form, pos) {
-        filter_forms(lex, &apply_rules(&[form.to_string()], pos), pos)
+        filter_forms(lex, &apply_rules(form, pos), pos)
     } else {
         Vec::new()
     };
@@ -154,7 +151,7 @@ fn word_variants(lex: &impl Lexicon, word: &str, pos: Pos) -> Vec<String> {
     if !detachable(word, pos) {
         return out;
     }
-    for f in apply_rules(&[word.to_string()], pos) {
+    for f in apply_rules(word, pos) {
         if !f.is_empty() && !out.contains(&f) {
             out.push(f);
         }

@@ -618,16 +618,7 @@ mod tests {
         tagger: &'a crate::pos::PosTagger,
         mwe: &'a crate::text::MweMatcher,
     ) -> Pipeline<'a> {
-        Pipeline {
-            inv,
-            tagger,
-            mwe: Some(mwe),
-            targets: super::super::super::TargetSelection::Content,
-            heads: true,
-            pos_alternatives: None,
-            pos_categories: Some(crate::pos::category::CategoryModel::shipped()),
-            pos_probe: None,
-        }
+        Pipeline::new(inv, tagger, Some(mwe))
     }
 
     /// The best setting counts words and runs together, and the earlier
