@@ -4,7 +4,7 @@
 //! [`PosTagger::from_bytes`] detects a truncated or garbled body on its own.
 //!
 //! ```text
-//! b"WSDPOS03"  postcard { flags, tags, dict, lexicon, key_deltas, lens, entries }
+//! b"WSDPOS04"  postcard { flags, tags, dict, lexicon, key_deltas, lens, entries, closed }
 //! 8 bytes      sha256 prefix of all the above
 //! ```
 //!
@@ -12,7 +12,11 @@
 //! by word; `lexicon` the WordNet categories of each word (sorted; empty
 //! for a tagger trained without WordNet); the weight rows sorted by feature hash, as the first hash and
 //! the differences (`key_deltas`), the number of weights of each row
-//! (`lens`) and all `(tag, weight)` pairs (`entries`). Reading checks the
+//! (`lens`) and all `(tag, weight)` pairs (`entries`); `closed` the
+//! closed-class tags each word was seen with ([`super::ClosedClass`]:
+//! lower-cased word, bits over its tag list). A `WSDPOS03` body (the same
+//! without `closed`) still loads and decodes without that constraint.
+//! Reading checks the
 //! checksum, then tag ids against the tag count, finiteness of weights,
 //! duplicates and the row lengths, so bad input is an
 //! [`crate::Error::Model`] and never a panic or a huge allocation.
@@ -27,9 +31,12 @@ use super::{Lexicon, PosTagger};
 use crate::model_io;
 use crate::{Error, Result};
 
-/// Body type and version (03: the WordNet lexicon; older models are
-/// refused: retrain with `wsd train --method pos`).
-const BODY_TAG: &[u8; 8] = b"WSDPOS03";
+/// Body type and version (04: the closed-class table; 03, the WordNet
+/// lexicon, still reads; older models are refused: retrain with
+/// `wsd train --method pos`).
+const BODY_TAG: &[u8; 8] = b"WSDPOS04";
+/// The version before the closed-class table.
+const BODY_TAG_03: &[u8; 8] = b"WSDPOS03";
 
 /// The body as stored (strings borrowed from the bytes when decoding).
 #[derive(Serialize, Deserialize)]
@@ -44,6 +51,16 @@ struct PosBody<'a> {
     key_deltas: Vec<u64>,
     lens: Vec<u16>,
     entries: Vec<(u16, f32)>,
+}
+
+/// A version 04 body: version 03's fields, then the closed-class table
+/// (postcard lays a nested struct's fields out inline).
+#[derive(Serialize, Deserialize)]
+struct PosBody04<'a> {
+    #[serde(borrow)]
+    body: PosBody<'a>,
+    #[serde(borrow)]
+    closed: Vec<(&'a str, u16)>,
 }
 
 pub(crate) fn write(t: &PosTagger) -> Vec<u8> {
@@ -69,6 +86,13 @@ pub(crate) fn write(t: &PosTagger) -> Vec<u8> {
         lens.push(span.len() as u16);
         entries.extend_from_slice(&t.entries[span]);
     }
+    let mut closed: Vec<(&str, u16)> = t
+        .closed
+        .words
+        .iter()
+        .map(|(w, &b)| (w.as_str(), b))
+        .collect();
+    closed.sort_unstable();
     let body = PosBody {
         flags: t.flags,
         tags: t.tags.iter().map(String::as_str).collect(),
@@ -78,6 +102,7 @@ pub(crate) fn write(t: &PosTagger) -> Vec<u8> {
         lens,
         entries,
     };
+    let body = PosBody04 { body, closed };
     model_io::seal(model_io::to_body(BODY_TAG, &body).expect("a POS body always encodes"))
 }
 
@@ -88,7 +113,16 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
         path: path.to_path_buf(),
         msg: format!("corrupted POS tagger body: {msg}; retrain with `wsd train --method pos`"),
     };
-    let body: PosBody = model_io::from_body(path, BODY_TAG, model_io::unseal(path, bytes)?)?;
+    let bytes = model_io::unseal(path, bytes)?;
+    let (body, closed) = if bytes.starts_with(BODY_TAG_03) {
+        (
+            model_io::from_body::<PosBody>(path, BODY_TAG_03, bytes)?,
+            None,
+        )
+    } else {
+        let v4: PosBody04 = model_io::from_body(path, BODY_TAG, bytes)?;
+        (v4.body, Some(v4.closed))
+    };
     if body.flags & !flags::KNOWN != 0 {
         return Err(bad(format!(
             "unknown feature flags {:#x}: model from a newer build",
@@ -151,11 +185,29 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
         }
         index.insert(key, (start, end));
     }
+    let tags: Vec<String> = body.tags.iter().map(|t| (*t).to_owned()).collect();
+    let closed = match closed {
+        None => super::ClosedClass::default(),
+        Some(words) => {
+            let mut map = FxHashMap::default();
+            map.reserve(words.len());
+            for (w, bits) in words {
+                if bits >> super::closed::CLOSED_TAGS.len() != 0 {
+                    return Err(bad(format!("closed-class bits {bits:#x} for {w:?}")));
+                }
+                if map.insert(w.to_owned(), bits).is_some() {
+                    return Err(bad("duplicate closed-class word".into()));
+                }
+            }
+            super::ClosedClass::with_tags(&tags, map)
+        }
+    };
     Ok(PosTagger {
-        tags: body.tags.iter().map(|t| (*t).to_owned()).collect(),
+        tags,
         flags: body.flags,
         tagdict,
         lexicon,
+        closed,
         index,
         entries: body.entries,
         decoder: super::DEFAULT_DECODER,

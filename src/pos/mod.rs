@@ -100,6 +100,7 @@
 //! in [`crate::model_io`] too.
 
 pub mod category;
+mod closed;
 mod features;
 mod io;
 mod jackknife;
@@ -115,6 +116,7 @@ use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
+pub use closed::ClosedClass;
 use features::{flags, mix64, Context, IdBuild, START, START2};
 pub use jackknife::{DocTagger, Jackknife};
 pub use lexicon::Lexicon;
@@ -148,6 +150,9 @@ pub struct PosTagger {
     tagdict: FxHashMap<String, u16>,
     /// WordNet's categories per word (empty for a tagger trained without).
     lexicon: Lexicon,
+    /// The closed-class tags each word was seen with (empty for an older
+    /// model: no constraint).
+    closed: ClosedClass,
     /// Feature hash → its row, `entries[start..end]` (one lookup per
     /// feature when tagging).
     index: rows::FeatureRows,
@@ -277,6 +282,19 @@ impl PosTagger {
         self.index.add_scores(feats, &self.entries, scores);
     }
 
+    /// The best tag of `word` by `scores`; for a word WordNet has, a
+    /// closed-class tag only if training saw the word with it (see
+    /// [`ClosedClass`]; the scores of the tags it forbids become minus
+    /// infinity when the best is one).
+    fn best_allowed(&self, word: &str, scores: &mut [f32]) -> u16 {
+        let best = argmax(scores);
+        if !self.closed.forbids(word, best) || self.lexicon.bits(word) == 0 {
+            return best;
+        }
+        self.closed.mask(word, scores);
+        argmax(scores)
+    }
+
     /// Tag ids for the words of one sentence (no multiword handling).
     fn tag_ids(&self, ctx: &Context) -> Vec<u16> {
         match self.decoder {
@@ -316,6 +334,9 @@ impl PosTagger {
                 ctx.static_features(i, self.flags, &mut feats);
                 base.iter_mut().for_each(|s| *s = 0.0);
                 self.add_scores(&feats, &mut base);
+                if self.lexicon.bits(&ctx.raw[i]) != 0 {
+                    self.closed.mask(&ctx.raw[i], &mut base);
+                }
                 for &(sc, prev, prev2, last) in &beam {
                     feats.clear();
                     ctx.tag_features(i, prev, prev2, self.flags, &mut feats);
@@ -385,7 +406,7 @@ impl PosTagger {
                     ctx.features(i, prev, prev2, self.flags, &mut feats);
                     scores.iter_mut().for_each(|s| *s = 0.0);
                     self.add_scores(&feats, &mut scores);
-                    argmax(&scores)
+                    self.best_allowed(&ctx.raw[i], &mut scores)
                 }
             };
             out.push(guess);
@@ -500,7 +521,7 @@ impl PosTagger {
                     ctx.features(i, prev, prev2, self.flags, &mut feats);
                     scores.iter_mut().for_each(|s| *s = 0.0);
                     self.add_scores(&feats, &mut scores);
-                    let g = argmax(&scores);
+                    let g = self.best_allowed(&ctx.raw[i], &mut scores);
                     if wanted {
                         let max = scores[usize::from(g)];
                         let mut z = 0f32;
@@ -793,6 +814,22 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("WSDPOS02") && err.contains("retrain"), "{err}");
+    }
+
+    #[test]
+    fn a_version_03_body_reads_without_the_closed_class_table() {
+        let mut tagger = PosTagger::train_with_lexicon(&toy_corpus(), 2, 1, toy_lexicon());
+        assert!(!tagger.closed.is_empty() && tagger.closed.words.contains_key("the"));
+        // Version 04 with an empty table ends in its length, one zero
+        // byte; version 03 is the same without it.
+        tagger.closed = ClosedClass::with_tags(&tagger.tags, FxHashMap::default());
+        let bytes = tagger.to_bytes();
+        let mut old = bytes[..bytes.len() - 9].to_vec();
+        old[..8].copy_from_slice(b"WSDPOS03");
+        let back = PosTagger::from_bytes(&crate::model_io::seal(old)).unwrap();
+        assert!(back.closed.is_empty());
+        let words = ["a", "small", "zebra", "chases", "every", "cat", "."];
+        assert_eq!(back.tag(&words), tagger.tag(&words));
     }
 
     #[test]

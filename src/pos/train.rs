@@ -190,6 +190,13 @@ impl PosTagger {
             }
             prepared.push((ctx, gold));
         }
+        let tags: Vec<String> = tagset.iter().map(|t| t.to_string()).collect();
+        let closed = super::ClosedClass::from_seen(
+            &tags,
+            counts
+                .iter()
+                .flat_map(|(w, by_tag)| by_tag.keys().map(move |&t| (w.as_str(), t))),
+        );
         let mut tagdict = FxHashMap::default();
         for (w, by_tag) in counts {
             let n: u32 = by_tag.values().sum();
@@ -262,10 +269,11 @@ impl PosTagger {
             index.insert(key, (start, entries.len() as u32));
         }
         PosTagger {
-            tags: tagset.iter().map(|t| t.to_string()).collect(),
+            tags,
             flags: opts.flags,
             tagdict,
             lexicon,
+            closed,
             index,
             entries,
             decoder: DEFAULT_DECODER,

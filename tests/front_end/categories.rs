@@ -31,6 +31,27 @@ fn category_model_keeps_plain_nouns_and_verbs() {
     }
 }
 
+/// The tagger scores closed-class tags from suffixes like any other:
+/// `dislike` ends like `like`, and "Voters dislike taxes." read it as a
+/// preposition, no target. A word WordNet has takes a closed-class tag
+/// only if training saw it with one; function words training never saw
+/// and WordNet lacks (`whereas`, `amid`, `via`) keep theirs.
+#[test]
+fn open_class_words_take_no_closed_class_tag_unseen_in_training() {
+    let got = categories("Voters dislike taxes.\n");
+    assert!(got.contains(&("dislike".to_string(), 'v')), "{got:?}");
+    let tagger = tagger();
+    let words = [
+        "Whereas", "the", "old", "law", "was", "clear", ",", "we", "walked", "amid", "the",
+        "noise", "via", "Rome", ".",
+    ];
+    let tags = tagger.tag(&words);
+    for w in ["Whereas", "amid", "via"] {
+        let i = words.iter().position(|x| *x == w).unwrap();
+        assert_eq!(tags[i], "IN", "{w}: {tags:?}");
+    }
+}
+
 /// A capital `US`, `IT`, `WHO` in ordinary text is the country, the
 /// field, the organisation — a target — while the pronouns stay
 /// function words, and a sentence in capitals is left to the tagger.
