@@ -45,7 +45,9 @@
 //! * plain text in memory: [`pipeline::Pipeline::new`] and
 //!   [`tagging::analyse`] (example there);
 //! * scores: [`eval::Dataset`] ([`eval::framework::discover`] finds the
-//!   framework's sets) and [`eval::evaluate`];
+//!   framework's sets), [`eval::evaluate`], and
+//!   [`eval::framework::table_rows`] for the standard table (a row per
+//!   set, ALL, ALL-no-dev);
 //! * training without files: [`disambig::naive_bayes::NaiveBayes::train`];
 //! * errors are one enum, [`Error`], to match on.
 //!

@@ -463,9 +463,8 @@ fn read_sets(args: &Args, found: Option<Vec<FrameworkSet>>) -> anyhow::Result<Ve
     Ok(sets)
 }
 
-/// With --framework or several data sets: a row per set, then (with
-/// several) ALL, and ALL-no-dev when the development set is one of three
-/// or more.
+/// With --framework or several data sets: the standard table's rows
+/// ([`framework::table_rows`]).
 fn set_rows(
     sets: &[EvalSet],
     parts: &[Evaluation],
@@ -474,30 +473,12 @@ fn set_rows(
     if sets.len() < 2 && !framework {
         return None;
     }
-    let mut rows: Vec<(String, Score)> = sets
+    let named: Vec<(&str, &ScoreReport)> = sets
         .iter()
         .zip(parts)
-        .map(|(s, p)| (s.name.clone(), p.report.overall.clone()))
+        .map(|(s, p)| (s.name.as_str(), &p.report))
         .collect();
-    if sets.len() < 2 {
-        return Some(rows);
-    }
-    rows.push((
-        framework::ALL_SET.into(),
-        ScoreReport::concatenate(parts.iter().map(|p| &p.report)).overall,
-    ));
-    if sets.len() > 2 && sets.iter().any(|s| s.name == framework::DEV_SET) {
-        let held_out = sets
-            .iter()
-            .zip(parts)
-            .filter(|(s, _)| s.name != framework::DEV_SET)
-            .map(|(_, p)| &p.report);
-        rows.push((
-            framework::ALL_BUT_DEV.into(),
-            ScoreReport::concatenate(held_out).overall,
-        ));
-    }
-    Some(rows)
+    Some(framework::table_rows(&named))
 }
 
 /// The gold keys of all sets in one key file (their ids are distinct).

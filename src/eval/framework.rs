@@ -20,6 +20,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::{Score, ScoreReport};
 use crate::{Error, Result};
 
 /// The framework's development set, the one models are tuned on.
@@ -118,6 +119,50 @@ fn set_in(dir: &Path) -> Result<Option<FrameworkSet>> {
         });
     }
     Ok(Some(FrameworkSet { name, xml, gold }))
+}
+
+/// The rows of the standard table over several data sets, as `wsd eval
+/// --framework` prints them: one per set in the order given, then, with
+/// two or more, [`ALL_SET`] (their concatenation, scored as the framework's
+/// own `ALL` is), and, when [`DEV_SET`] is one of three or more,
+/// [`ALL_BUT_DEV`] (the held-out figure papers compare).
+///
+/// ```
+/// use wsd::eval::{framework, ScoreReport};
+/// let report = |correct: f64| ScoreReport {
+///     overall: wsd::eval::Score::new(10, 10, correct),
+///     ..ScoreReport::default()
+/// };
+/// let (a, b, c) = (report(5.0), report(7.0), report(9.0));
+/// let rows = framework::table_rows(&[("senseval2", &a), ("semeval2007", &b), ("senseval3", &c)]);
+/// let names: Vec<&str> = rows.iter().map(|(n, _)| n.as_str()).collect();
+/// assert_eq!(names, ["senseval2", "semeval2007", "senseval3", "ALL", "ALL-no-dev"]);
+/// assert_eq!(rows[3].1.f1, 70.0);
+/// assert_eq!(rows[4].1.f1, 70.0); // (5 + 9) / 20
+/// ```
+pub fn table_rows(sets: &[(&str, &ScoreReport)]) -> Vec<(String, Score)> {
+    let mut rows: Vec<(String, Score)> = sets
+        .iter()
+        .map(|(name, report)| (name.to_string(), report.overall.clone()))
+        .collect();
+    if sets.len() < 2 {
+        return rows;
+    }
+    rows.push((
+        ALL_SET.into(),
+        ScoreReport::concatenate(sets.iter().map(|(_, r)| *r)).overall,
+    ));
+    if sets.len() > 2 && sets.iter().any(|(name, _)| *name == DEV_SET) {
+        let held_out = sets
+            .iter()
+            .filter(|(name, _)| *name != DEV_SET)
+            .map(|(_, r)| *r);
+        rows.push((
+            ALL_BUT_DEV.into(),
+            ScoreReport::concatenate(held_out).overall,
+        ));
+    }
+    rows
 }
 
 /// Sort key: the papers' sets in their order, then others by name, `ALL`
