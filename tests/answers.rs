@@ -279,6 +279,15 @@ fn calibrate_writes_a_table_that_reads_back_monotone() {
         .arg(&out));
     let table = wsd::disambig::Calibration::read(&out).unwrap();
     assert!(table.has("mfs") && table.has("lesk") && !table.has("nb"));
+    // the header names the methods calibrated, not nb's cross-fitting
+    let text = std::fs::read_to_string(&out).unwrap();
+    let header: String = text.lines().take_while(|l| l.starts_with('#')).collect();
+    assert!(header.contains("(--method mfs,lesk; "), "{header}");
+    assert!(
+        header.contains("wsd calibrate --method mfs,lesk --semcor DIR"),
+        "{header}"
+    );
+    assert!(!header.contains("nb"), "{header}");
     for blocks in table.maps().values() {
         assert!(blocks
             .windows(2)

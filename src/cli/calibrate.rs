@@ -74,15 +74,12 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         all.extend(s);
     }
     let table = Calibration::fit(&all);
-    let header = format!(
-        "wsd calibration table (wsd {}): isotonic regression of \"the chosen sense is a gold key\" on the\n\
-         normalised probability of the chosen sense, per method and decision, on SemCor's {} split\n\
-         ({} documents; nb cross-fitted over {} folds by document). Regenerate with:\n\
-         wsd calibrate --semcor DIR --output src/disambig/calibration.tsv",
-        env!("CARGO_PKG_VERSION"),
+    let header = header(
+        &methods,
+        args.method.is_empty(),
         args.split,
         docs.len(),
-        args.folds
+        args.folds,
     );
     let text = table.to_tsv(&header);
     match &args.output {
@@ -90,4 +87,71 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         None => std::io::stdout().lock().write_all(text.as_bytes())?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The comment block of the table: which methods were calibrated (all the
+/// default ones, or those `--method` named), on what, the cross-fitting
+/// only when a cross-fitted method (nb, mfs-semcor) is among them, and the
+/// command that regenerates it.
+fn header(methods: &[String], default: bool, split: Split, docs: usize, folds: u16) -> String {
+    let crossed: Vec<&str> = methods
+        .iter()
+        .map(String::as_str)
+        .filter(|m| matches!(*m, "nb" | "mfs-semcor"))
+        .collect();
+    let cross = if crossed.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; {} cross-fitted over {folds} folds by document",
+            crossed.join(" and ")
+        )
+    };
+    let (which, regenerate) = if default {
+        (
+            format!("the default methods: {}", methods.join(", ")),
+            String::new(),
+        )
+    } else {
+        let given = methods.join(",");
+        (format!("--method {given}"), format!(" --method {given}"))
+    };
+    let output = if default {
+        "src/disambig/calibration.tsv"
+    } else {
+        "FILE"
+    };
+    format!(
+        "wsd calibration table (wsd {}): isotonic regression of \"the chosen sense is a gold key\" on the\n\
+         normalised probability of the chosen sense, per method and decision, on SemCor's {split} split\n\
+         ({which}; {docs} documents{cross}). Regenerate with:\n\
+         wsd calibrate{regenerate} --semcor DIR --output {output}",
+        env!("CARGO_PKG_VERSION"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_header_names_the_methods_calibrated() {
+        let h = header(&["mfs".to_string()], false, Split::Train, 282, 5);
+        assert!(h.contains("(--method mfs; 282 documents)"), "{h}");
+        assert!(!h.contains("nb"), "{h}");
+        assert!(
+            h.contains("wsd calibrate --method mfs --semcor DIR --output FILE"),
+            "{h}"
+        );
+        let all: Vec<String> = ["lesk", "nb", "mfs"].map(String::from).into();
+        let h = header(&all, true, Split::Train, 282, 5);
+        assert!(
+            h.contains("nb cross-fitted over 5 folds by document"),
+            "{h}"
+        );
+        assert!(
+            h.contains("wsd calibrate --semcor DIR --output src/disambig/calibration.tsv"),
+            "{h}"
+        );
+    }
 }
