@@ -140,6 +140,14 @@ pub fn read_xml_dataset(
             data.gold.len()
         );
     }
+    if let (n, Some(first)) = data.instances_without_lemma_or_pos() {
+        eprintln!(
+            "wsd: warning: {}: {n} instance(s) without a lemma or a WordNet pos attribute (the first: {first}); \
+             no method can look up their senses, so they count as unanswered (per POS: under the gold key's, else \"{}\")",
+            xml.display(),
+            wsd::eval::NO_POS
+        );
+    }
     Ok(data)
 }
 

@@ -174,7 +174,7 @@ impl ScoreReport {
 /// the data set nor the gold key gives (an instance without `pos`, a gold
 /// key such as `U`): without it the per-POS rows would not add up to the
 /// total, and a reader could not tell the missing instances from a bug.
-pub const NO_POS: &str = "?";
+pub const NO_POS: &str = "no POS";
 
 #[derive(Default)]
 struct Acc {
@@ -492,8 +492,8 @@ mod tests {
         assert_eq!(r.by_pos[NO_POS].instances, 1);
         assert_eq!(r.by_pos[NO_POS].answered, 1);
         let text = render_text(&r);
-        assert!(text.lines().any(|l| l.starts_with("?  ")), "{text}");
-        // With a POS map lacking the id, the key decides; lacking both: "?".
+        assert!(text.lines().any(|l| l.starts_with("no POS  ")), "{text}");
+        // With a POS map lacking the id, the key decides; lacking both: "no POS".
         let pos_of: HashMap<String, Pos> = [("a".to_string(), Pos::Verb)].into();
         let r = score(&gold, &sys, Some(&pos_of), &all_known);
         assert_eq!(r.by_pos["v"].instances, 2);

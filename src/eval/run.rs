@@ -70,6 +70,24 @@ impl Dataset {
             .collect()
     }
 
+    /// The instances that have no lemma or no WordNet POS (an `<instance>`
+    /// without a `lemma` or a `pos` attribute, or with a `pos` that names
+    /// no WordNet category): how many, and the first one's id. No method
+    /// can look their senses up, so they go unanswered, and the per-POS
+    /// rows put them under the gold key's POS or, when it names none,
+    /// under [`crate::eval::NO_POS`].
+    pub fn instances_without_lemma_or_pos(&self) -> (usize, Option<&str>) {
+        let mut lacking = self
+            .docs
+            .iter()
+            .flat_map(|d| &d.sentences)
+            .flat_map(|s| &s.tokens)
+            .filter(|t| t.instance.is_some() && (t.lemma.is_none() || t.pos.is_none()))
+            .filter_map(|t| t.instance.as_deref());
+        let first = lacking.next();
+        (first.map_or(0, |_| 1 + lacking.count()), first)
+    }
+
     /// A split of SemCor (its gold keys are its own tags).
     pub fn from_semcor(dir: &Path, split: Split) -> Result<Dataset> {
         let docs = read_semcor(dir, split)?;

@@ -154,7 +154,9 @@ fn malformed_gold_keys_are_reported() {
 }
 
 /// Instances without `pos` (and a gold key that gives none) were in no
-/// per-POS row: the rows did not add up to `all`.
+/// per-POS row: the rows did not add up to `all`. Then they were, in a row
+/// labelled `?`, silently: now the row is `no POS` and stderr says how
+/// many instances lack a lemma or a pos, and which comes first.
 #[test]
 fn per_pos_rows_add_up_to_the_total() {
     let d = tempdir();
@@ -172,18 +174,23 @@ fn per_pos_rows_add_up_to_the_total() {
         "d000.s000.t000 refer%2:32:01::\nd000.s000.t001 U\nd000.s001.t000 happy%3:00:00::\nd001.s000.t000 quickly%4:02:00::\n",
     )
     .unwrap();
+    let warning = format!(
+        "wsd: warning: {}: 2 instance(s) without a lemma or a WordNet pos attribute (the first: d000.s000.t001)",
+        xml.display()
+    );
     let eval = |extra: &[&str]| {
-        expect(
+        let r = expect(
             wsd()
-                .args(["eval", "--method", "mfs", "--xml"])
+                .args(["-q", "eval", "--method", "mfs", "--xml"])
                 .arg(&xml)
                 .arg("--gold")
                 .arg(&gold)
                 .args(extra),
             0,
-            &[],
-        )
-        .out
+            &[&warning],
+        );
+        assert_eq!(r.err.matches("warning").count(), 1, "{}", r.err);
+        r.out
     };
     let v: serde_json::Value = serde_json::from_str(&eval(&["--format", "json"])).unwrap();
     let by_pos = v["by_pos"].as_object().unwrap();
@@ -193,14 +200,22 @@ fn per_pos_rows_add_up_to_the_total() {
         .sum();
     assert_eq!(sum, 4, "{v}");
     assert_eq!(v["instances"], 4, "{v}");
-    assert_eq!(by_pos["?"]["instances"], 1, "{v}");
+    assert_eq!(by_pos["no POS"]["instances"], 1, "{v}");
     let text = eval(&["--per-pos"]);
+    assert!(text.lines().any(|l| l.starts_with("no POS ")), "{text}");
     // method, header, all; then the POS rows
     let rows: u64 = text
         .lines()
         .skip(3)
         .filter(|l| !l.starts_with("decided") && !l.contains("unknown to WordNet"))
-        .map(|l| l.split_whitespace().nth(4).unwrap().parse::<u64>().unwrap())
+        .map(|l| {
+            l.split_whitespace()
+                .rev()
+                .nth(2)
+                .unwrap()
+                .parse::<u64>()
+                .unwrap()
+        })
         .sum();
     assert_eq!(rows, 4, "{text}");
 }
