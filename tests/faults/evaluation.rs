@@ -181,7 +181,7 @@ fn per_pos_rows_add_up_to_the_total() {
     let eval = |extra: &[&str]| {
         let r = expect(
             wsd()
-                .args(["-q", "eval", "--method", "mfs", "--xml"])
+                .args(["eval", "--method", "mfs", "--xml"])
                 .arg(&xml)
                 .arg("--gold")
                 .arg(&gold)
