@@ -212,6 +212,27 @@ where
         .ok_or_else(|| Error::parse(path, line, format!("bad {what} {s:?}")))
 }
 
+/// A lemma with a control character (a NUL byte, DEL, …) is a
+/// damaged file: no lemma of WordNet has one, and such a lemma would reach
+/// the output (`wsd senses`, key files) unnoticed.
+#[inline]
+fn check_lemma(lemma: &str, path: &Path, line: usize) -> Result<()> {
+    if lemma.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return Ok(());
+    }
+    match lemma.chars().find(|c| c.is_control()) {
+        None => Ok(()),
+        Some(c) => Err(Error::parse(
+            path,
+            line,
+            format!(
+                "control character U+{:04X} in the lemma {lemma:?}",
+                c as u32
+            ),
+        )),
+    }
+}
+
 /// Parse one `data.*` line (without the trailing newline). `file_pos` is the
 /// category of the file it came from; `path` and `line` only label errors.
 pub fn parse_data_line(text: &str, file_pos: Pos, path: &Path, line: usize) -> Result<Synset> {
@@ -262,6 +283,7 @@ pub fn parse_data_line(text: &str, file_pos: Pos, path: &Path, line: usize) -> R
         } else {
             (raw, None)
         };
+        check_lemma(lemma, path, line)?;
         words.push(Word {
             lemma: lemma.to_string(),
             lex_id,
@@ -358,7 +380,9 @@ pub struct IndexEntry {
 /// Parse one `index.*` line.
 pub fn parse_index_line(text: &str, path: &Path, line: usize) -> Result<IndexEntry> {
     let mut it = Fields::new(text);
-    let lemma = field(&mut it, path, line, "lemma")?.to_string();
+    let lemma = field(&mut it, path, line, "lemma")?;
+    check_lemma(lemma, path, line)?;
+    let lemma = lemma.to_string();
     let _pos = field(&mut it, path, line, "pos")?;
     let synset_cnt: u32 = next_num(&mut it, false, path, line, "synset count")?;
     let p_cnt: u32 = next_num(&mut it, false, path, line, "pointer count")?;
@@ -419,6 +443,24 @@ mod tests {
     }
 
     const DOG: &str = "02084071 05 n 03 dog 0 domestic_dog 0 Canis_familiaris 0 002 @ 02083346 n 0000 + 01234567 v 0201 | a member of the genus Canis; \"the dog barked all night\"  ";
+
+    #[test]
+    fn a_control_character_in_a_lemma_is_an_error_naming_file_and_line() {
+        let p = Path::new("data.noun");
+        let line = "02084071 05 n 01 dog\0x 0 000 | a dog";
+        let e = parse_data_line(line, Pos::Noun, p, 7)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("data.noun:7") && e.contains("U+0000"), "{e}");
+        let e = parse_data_line(&line.replace('\0', "\u{7f}"), Pos::Noun, p, 7).unwrap_err();
+        assert!(e.to_string().contains("U+007F"), "{e}");
+        // letters beyond ASCII are no control characters
+        assert!(parse_data_line(&line.replace('\0', "é"), Pos::Noun, p, 7).is_ok());
+        let e = parse_index_line("do\u{1}g n 1 0 1 0 02084071", Path::new("index.noun"), 3)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("index.noun:3") && e.contains("U+0001"), "{e}");
+    }
 
     #[test]
     fn data_line_parses_words_pointers_and_gloss() {

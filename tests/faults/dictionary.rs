@@ -124,6 +124,29 @@ fn a_dangling_pointer_is_reported_by_info() {
     );
 }
 
+/// A NUL byte inside a lemma passed every check of `wsd info` and came
+/// out in `wsd senses` as "en ity": now it is an error naming file and line.
+#[test]
+fn a_nul_byte_in_a_lemma_is_an_error_naming_file_and_line() {
+    let d = tempdir();
+    let dc = dict_copy(d.path());
+    // entity.n.01 (00001740), line 30 of data.noun
+    edit_data_noun(&dc, "00001740 ", |l| l.replacen(" entity ", " en\0ity ", 1));
+    let dc_s = dc.display().to_string();
+    let line = format!("{dc_s}/data.noun:30");
+    for args in [
+        &["info"][..],
+        &["senses", "entity"],
+        &["synset", "entity%1:03:00::"],
+    ] {
+        expect(
+            wsd().arg("--wordnet").arg(&dc).args(args),
+            2,
+            &[&line, "control character U+0000 in the lemma \"en\\0ity\""],
+        );
+    }
+}
+
 #[test]
 fn a_truncated_data_file_names_the_index_line() {
     let d = tempdir();
