@@ -22,7 +22,7 @@ use crate::disambig::{
 };
 use crate::output::TagWriter;
 use crate::pipeline::Pipeline;
-use crate::text::blocks::{BlockReader, InputError};
+use crate::text::blocks::{BlockReader, InputError, LineCuts};
 use crate::wordnet::Inventory;
 
 /// The document id of an input file, which starts every instance id of
@@ -79,6 +79,9 @@ pub struct TagStats {
     pub bytes: usize,
     /// Tokens written.
     pub tokens: usize,
+    /// Blocks that had to end inside a line longer than a block: each
+    /// splits a sentence in two (see [`LineCuts`]).
+    pub line_cuts: LineCuts,
 }
 
 /// Why tagging an input stopped.
@@ -309,7 +312,11 @@ impl Tagger<'_> {
                                     Done::Formatted {
                                         index: i,
                                         output,
-                                        stats: TagStats { bytes, tokens },
+                                        stats: TagStats {
+                                            bytes,
+                                            tokens,
+                                            ..TagStats::default()
+                                        },
                                     }
                                 })
                             });
@@ -358,6 +365,7 @@ impl Tagger<'_> {
         if let Some(e) = write_error {
             return Err(TagError::Write(e));
         }
+        stats.line_cuts = blocks.line_cuts();
         match stop {
             Some(error) => Err(TagError::Input { error, stats }),
             None => Ok(stats),

@@ -204,6 +204,47 @@ fn bad_inputs_get_clear_messages_and_exit_codes() {
         .contains("bank%1:17:01::"));
 }
 
+/// A line longer than a block is cut into blocks, and no sentence runs
+/// across a block: that was silent; now stderr says so once per input
+/// (with -q too), naming the file, the line, the first cut's byte offset
+/// and how many cuts there were.
+#[test]
+fn a_line_longer_than_a_block_is_cut_with_one_warning() {
+    let tmp = tempdir();
+    let f = tmp.path().join("long.txt");
+    let text = format!("{RIVER}\n{}\n", "the bank ".repeat(600 * 1024 / 9));
+    std::fs::write(&f, &text).unwrap();
+    let (out, _, err) = run(tag()
+        .args(["-q", "--method", "mfs", "--format", "key"])
+        .arg(&f));
+    assert!(out.status.success(), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let expected = format!(
+        "wsd: warning: {}: line 2: longer than a block (256 KiB) without a line break, cut at byte offset ",
+        f.display()
+    );
+    assert!(err.starts_with(&expected), "{err}");
+    let at: usize = err[expected.len()..]
+        .split(';')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(at > RIVER.len() && at <= 256 * 1024, "{err}");
+    assert_eq!(&text[at - 1..at], " ", "{err}");
+    assert!(
+        err.contains("; 2 cut(s) in this input, and no sentence runs across a cut"),
+        "{err}"
+    );
+    // lines shorter than a block: no warning, however big the input
+    let f = tmp.path().join("lines.txt");
+    std::fs::write(&f, format!("{BANK}\n").repeat(4000)).unwrap();
+    let (out, _, err) = run(tag()
+        .args(["-q", "--method", "mfs", "--format", "key"])
+        .arg(&f));
+    assert!(out.status.success() && err.is_empty(), "{err}");
+}
+
 #[test]
 fn a_ten_megabyte_line_without_spaces_is_handled() {
     let tmp = tempdir();

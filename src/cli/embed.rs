@@ -82,6 +82,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         }
         out.flush().context("cannot write standard output")?;
     }
+    super::tag::warn_line_cuts(&name, blocks.line_cuts());
     Ok(ExitCode::SUCCESS)
 }
 

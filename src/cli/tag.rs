@@ -427,9 +427,13 @@ fn tag_input(
         _ => progress::Progress::new(0, "bytes", true),
     };
     let result = match input_format {
-        InputFormat::Text => tagger
-            .tag(reader, &doc_id, sink, pool, &|n| pb.inc(n))
-            .map(|s| (s.bytes, s.tokens, 0)),
+        InputFormat::Text => {
+            let result = tagger.tag(reader, &doc_id, sink, pool, &|n| pb.inc(n));
+            if let Ok(s) | Err(TagError::Input { stats: s, .. }) = &result {
+                warn_line_cuts(&display(input), s.line_cuts);
+            }
+            result.map(|s| (s.bytes, s.tokens, 0))
+        }
         InputFormat::Jsonl => {
             // Errors are shown with --quiet too (it hides progress and
             // notices only); past the first few, a count at the end.
@@ -462,6 +466,18 @@ fn tag_input(
             Err(anyhow::Error::new(e))
         }
         Err(TagError::Write(e)) => Err(wsd::Error::write(out_name, e).into()),
+    }
+}
+
+/// Once per input (`wsd tag`, `wsd embed`), with `-q` too: lines longer
+/// than a block were cut, and no sentence runs across a cut.
+pub(super) fn warn_line_cuts(input: &str, cuts: wsd::text::blocks::LineCuts) {
+    if let Some((line, at)) = cuts.first {
+        eprintln!(
+            "wsd: warning: {input}: line {line}: longer than a block ({} KiB) without a line break, cut at byte offset {at}; {} cut(s) in this input, and no sentence runs across a cut (break long lines, or end their sentences)",
+            BLOCK / 1024,
+            cuts.count
+        );
     }
 }
 

@@ -250,6 +250,7 @@ impl Tagger<'_> {
                     stats: super::TagStats {
                         bytes: stats.bytes,
                         tokens: stats.tokens,
+                        ..Default::default()
                     },
                 });
             }

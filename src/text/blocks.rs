@@ -19,6 +19,21 @@ pub struct BlockReader<R: Read> {
     /// Hand out each line as soon as it is complete (see
     /// [`BlockReader::line_buffered`]).
     line_buffered: bool,
+    /// 1-based line number (in the input) of `buf[0]`.
+    line: usize,
+    /// The cuts made inside a line so far.
+    cuts: LineCuts,
+}
+
+/// The blocks a [`BlockReader`] had to end inside a line (a line longer
+/// than a block, [`BLOCK`]): no sentence runs across a block, so each such
+/// cut splits a sentence (or a run of text with no sentence end) in two.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineCuts {
+    /// How many blocks ended inside a line.
+    pub count: usize,
+    /// The first such cut: its 1-based line and its byte offset.
+    pub first: Option<(usize, usize)>,
 }
 
 /// Why an input stopped.
@@ -66,7 +81,14 @@ impl<R: Read> BlockReader<R> {
             offset: 0,
             eof: false,
             line_buffered: false,
+            line: 1,
+            cuts: LineCuts::default(),
         }
+    }
+
+    /// The blocks ended inside a line so far (see [`LineCuts`]).
+    pub fn line_cuts(&self) -> LineCuts {
+        self.cuts
     }
 
     /// Blocks of `inner` that end at the last complete line read so far:
@@ -124,6 +146,15 @@ impl<R: Read> BlockReader<R> {
                 None => cut_point(head),
             }
         };
+        // a cut that is not the end of the input, after no line break
+        let more = cut < self.buf.len() || !self.eof;
+        if more && self.buf[cut - 1] != b'\n' {
+            self.cuts.count += 1;
+            if self.cuts.first.is_none() {
+                let line = self.line + count_newlines(&self.buf[..cut]);
+                self.cuts.first = Some((line, self.offset + cut));
+            }
+        }
         let rest = self.buf.split_off(cut);
         let block = std::mem::replace(&mut self.buf, rest);
         let start = self.offset;
@@ -146,6 +177,7 @@ impl<R: Read> BlockReader<R> {
             }
         };
         self.offset += text.len();
+        self.line += count_newlines(text.as_bytes());
         Some(Ok((start, text)))
     }
 }
@@ -211,6 +243,10 @@ pub fn line_of(b: &[u8], offset: usize) -> usize {
         + 1
 }
 
+fn count_newlines(b: &[u8]) -> usize {
+    b.iter().filter(|&&c| c == b'\n').count()
+}
+
 fn memchr0(b: &[u8]) -> Option<usize> {
     b.iter().position(|&c| c == 0)
 }
@@ -262,6 +298,30 @@ mod tests {
             joined.push_str(&s);
         }
         assert_eq!(joined, text);
+    }
+
+    #[test]
+    fn cuts_inside_a_line_are_counted_with_the_first_line_and_offset() {
+        // two short lines, then one of 600 KiB without a line break: two cuts
+        let long = "word ".repeat(600 * 1024 / 5);
+        let text = format!("a\nb\n{long}\nend\n");
+        let mut r = BlockReader::new(text.as_bytes());
+        while let Some(b) = r.next_block() {
+            b.unwrap();
+        }
+        let cuts = r.line_cuts();
+        assert_eq!(cuts.count, 2, "{cuts:?}");
+        let (line, at) = cuts.first.unwrap();
+        assert_eq!(line, 3);
+        assert!(at > 4 && at <= BLOCK, "{at}");
+        assert_eq!(&text.as_bytes()[at - 1..at], b" ");
+        // blocks that end at line breaks are no cuts
+        let text = "a short line\n".repeat(60_000);
+        let mut r = BlockReader::new(text.as_bytes());
+        while let Some(b) = r.next_block() {
+            b.unwrap();
+        }
+        assert_eq!(r.line_cuts(), LineCuts::default());
     }
 
     #[test]
