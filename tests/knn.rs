@@ -214,8 +214,26 @@ fn embed_prints_one_vector_per_token() {
             .collect()
     };
     assert_ne!(bank(&lines[0]), bank(&lines[1]));
+    assert!(!err.contains("warning"), "{err}");
     let err = fails(wsd().args(["embed", "--model", "/nonexistent/enc", "-"]));
     assert!(err.contains("model folder not found"), "{err}");
+}
+
+/// A sentence of more word pieces than the encoder's 510 is encoded in
+/// windows: said once per run (with -q too), with a count, not silently.
+#[test]
+fn embed_warns_once_about_windowed_sentences() {
+    encoder_dir();
+    // 600 words and a period: wsd embed hands the encoder 512 words (512
+    // pieces: windowed), then 89; and a short sentence (not windowed)
+    let text = "bank ".repeat(600) + ".\nThe bank raised its rates.\n";
+    let (code, out, err) = run_stdin(wsd().args(["-q", "embed", "-"]), text.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 2, "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "wsd: warning: 1 sentence(s) longer than the encoder's 510 word pieces (the longest: 512) were encoded in consecutive windows of at most 510 pieces; words near a window's edge saw less of their sentence"
+    );
 }
 
 #[test]
@@ -234,6 +252,21 @@ fn tag_with_knn_and_backoff() {
         .collect();
     assert!(rows.iter().filter(|r| r[5] == "bank").count() == 2, "{out}");
     assert!(rows.iter().any(|r| r[9] == "knn"), "{out}");
+    assert!(!err.contains("windows"), "{err}");
+    // a sentence of 600 pieces: encoded in windows, and stderr says so once
+    let long = "the bank ".repeat(300) + ".\n";
+    let (code, _, err) = run_stdin(
+        tag()
+            .args(["-q", "--method", "knn,mfs", "--model"])
+            .arg(slice_model()),
+        long.as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.matches("warning").count(), 1, "{err}");
+    assert!(
+        err.contains("wsd: warning: 1 sentence(s) longer than the encoder's 510 word pieces (the longest: 601)"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -92,22 +92,39 @@ pub enum Command {
 
 /// Run the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let result = run_command(&cli);
+    warn_windowed();
+    result
+}
+
+/// Once per run, with `-q` too: how many sentences the encoder had to cut
+/// into windows (see [`wsd::encoder::windowed`]).
+fn warn_windowed() {
+    let (n, longest) = wsd::encoder::windowed();
+    if n > 0 {
+        eprintln!(
+            "wsd: warning: {n} sentence(s) longer than the encoder's 510 word pieces (the longest: {longest}) were encoded in consecutive windows of at most 510 pieces; words near a window's edge saw less of their sentence"
+        );
+    }
+}
+
+fn run_command(cli: &Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
-        Command::Senses(a) => senses::run(&cli, a),
-        Command::Synset(a) => synset::run(&cli, a),
-        Command::Info(a) => info::run(&cli, a),
-        Command::Eval(a) => eval::run(&cli, a),
-        Command::Score(a) => score::run(&cli, a),
-        Command::Compare(a) => compare::run(&cli, a),
-        Command::Errors(a) => errors::run(&cli, a),
-        Command::Tag(a) => tag::run(&cli, a),
-        Command::Train(a) => train::run(&cli, a),
-        Command::Ic(a) => ic::run(&cli, a),
-        Command::Calibrate(a) => calibrate::run(&cli, a),
-        Command::Stats(a) => stats::run(&cli, a),
-        Command::Similarity(a) => similarity::run(&cli, a),
-        Command::Embed(a) => embed::run(&cli, a),
-        Command::Data(a) => data::run(&cli, a),
+        Command::Senses(a) => senses::run(cli, a),
+        Command::Synset(a) => synset::run(cli, a),
+        Command::Info(a) => info::run(cli, a),
+        Command::Eval(a) => eval::run(cli, a),
+        Command::Score(a) => score::run(cli, a),
+        Command::Compare(a) => compare::run(cli, a),
+        Command::Errors(a) => errors::run(cli, a),
+        Command::Tag(a) => tag::run(cli, a),
+        Command::Train(a) => train::run(cli, a),
+        Command::Ic(a) => ic::run(cli, a),
+        Command::Calibrate(a) => calibrate::run(cli, a),
+        Command::Stats(a) => stats::run(cli, a),
+        Command::Similarity(a) => similarity::run(cli, a),
+        Command::Embed(a) => embed::run(cli, a),
+        Command::Data(a) => data::run(cli, a),
     }
 }
 

@@ -173,6 +173,23 @@ struct PieceWindow {
     ids: Vec<u32>,
 }
 
+/// Sentences (encoder inputs) of more pieces than one window holds, and
+/// the most pieces one had, over the whole process: see [`windowed`].
+static WINDOWED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static LONGEST: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many sentences every encoder of this process has had to cut into
+/// windows so far (more than [`Encoder::max_positions`] − 2 = 510 word
+/// pieces; see [`Encoder::encode_words`]), and the most pieces one of them
+/// had: `(0, 0)` when none. Counted per encoder input, so a sentence that
+/// `wsd embed` hands over in 512-word slices counts once per slice. The
+/// CLI reads it once at the end of a run and warns (words near a window's
+/// edge see less context than the sentence holds).
+pub fn windowed() -> (usize, usize) {
+    use std::sync::atomic::Ordering::Relaxed;
+    (WINDOWED.load(Relaxed), LONGEST.load(Relaxed))
+}
+
 /// Splits `n` pieces into consecutive windows of at most `max` pieces,
 /// cutting at word starts (`starts`, ascending, `starts[0] == 0`) where
 /// possible and inside a word only when a single word is longer than
@@ -385,7 +402,8 @@ impl Encoder {
     /// vector; non-overlapping so each piece is encoded once. Words near a
     /// cut see less context; natural sentences rarely come near 510
     /// pieces, so this is a safety net rather than the common path. A word
-    /// cut across two windows averages its pieces from both.
+    /// cut across two windows averages its pieces from both. Each windowed
+    /// sentence is counted ([`windowed`]), and `wsd` warns once per run.
     ///
     /// **Batching**: all windows of all sentences are sorted by length and
     /// grouped into batches of similar length, so padding stays small.
@@ -565,6 +583,11 @@ impl Encoder {
     /// The windows of one source's pieces; see [`Encoder::encode_words`].
     fn windows(&self, source: usize, ids: &[u32], starts: &[usize]) -> Vec<PieceWindow> {
         let max = self.max_positions().saturating_sub(2);
+        if ids.len() > max {
+            use std::sync::atomic::Ordering::Relaxed;
+            WINDOWED.fetch_add(1, Relaxed);
+            LONGEST.fetch_max(ids.len(), Relaxed);
+        }
         window_ranges(starts, ids.len(), max)
             .into_iter()
             .map(|(a, b)| {

@@ -529,7 +529,14 @@ fn minilm_long_sentence() {
     let long: Vec<String> = (0..700)
         .map(|i| ["the", "bank", "river"][i % 3].into())
         .collect();
+    let (before, _) = super::windowed();
     let out = enc.encode_words(&[long]);
+    // counted, for the CLI's warning (other tests may window too)
+    let (after, longest) = super::windowed();
+    assert!(
+        after > before && longest >= 700,
+        "{before} {after} {longest}"
+    );
     assert_eq!(out[0].len(), 700);
     assert!(out[0]
         .iter()
