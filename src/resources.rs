@@ -411,7 +411,7 @@ impl Resources {
                 });
                 let docs = read_semcor(&semcor, Split::Train)?;
                 let summary =
-                    crate::train::pos_tagger(self, &docs, &Split::Train.to_string(), &path)?;
+                    crate::train::pos_tagger(self, &docs, &Split::Train.to_string(), &path, &|_| {})?;
                 self.notice(&summary);
             }
             let _t = crate::timing::phase("load POS model");

@@ -386,11 +386,22 @@ pub fn ens(res: &Resources, job: &TrainJob<'_>) -> Result<String> {
 /// Train the POS tagger on the Penn tags of `docs`, with the categories
 /// WordNet allows each word as features, and write it to `output`; `data`
 /// says what the documents are (`train`).
-pub fn pos_tagger(res: &Resources, docs: &[Document], data: &str, output: &Path) -> Result<String> {
+pub fn pos_tagger(
+    res: &Resources,
+    docs: &[Document],
+    data: &str,
+    output: &Path,
+    progress: &dyn Fn(&crate::pos::Pass),
+) -> Result<String> {
     let t = Instant::now();
     let sentences: Vec<Vec<(String, String)>> = docs.iter().flat_map(tagged_sentences).collect();
-    let tagger =
-        PosTagger::train_with_inventory(&sentences, DEFAULT_ITERATIONS, 1, res.inventory()?)?;
+    let tagger = PosTagger::train_with_inventory_progress(
+        &sentences,
+        DEFAULT_ITERATIONS,
+        1,
+        res.inventory()?,
+        progress,
+    )?;
     let params = serde_json::json!({
         "iterations": DEFAULT_ITERATIONS,
         "split": data,

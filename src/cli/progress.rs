@@ -121,20 +121,3 @@ impl Progress {
         }
     }
 }
-
-/// A spinner with a message, for work of unknown length (a terminal only;
-/// elsewhere the message is printed once).
-pub fn spinner(msg: &str, quiet: bool) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    if !std::io::stderr().is_terminal() {
-        eprintln!("wsd: {msg}");
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::new_spinner();
-    pb.set_draw_target(ProgressDrawTarget::stderr());
-    pb.set_message(msg.to_string());
-    pb.enable_steady_tick(std::time::Duration::from_millis(120));
-    pb
-}

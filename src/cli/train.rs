@@ -266,9 +266,15 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     let Some(method) = method else {
-        let pb = progress::spinner("training the POS tagger (averaged perceptron)", cli.quiet);
-        let summary = wsd::train::pos_tagger(res, &docs, &args.split.to_string(), &output)?;
-        pb.finish_and_clear();
+        // A line per pass (about 4 s each on SemCor), unless -q.
+        crate::note!(
+            cli,
+            "training the POS tagger (averaged perceptron, {} passes)",
+            wsd::pos::DEFAULT_ITERATIONS
+        );
+        let summary = wsd::train::pos_tagger(res, &docs, &args.split.to_string(), &output, &|p| {
+            crate::note!(cli, "POS tagger: {p}");
+        })?;
         crate::note!(cli, "{summary}");
         return Ok(ExitCode::SUCCESS);
     };

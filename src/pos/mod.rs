@@ -120,6 +120,7 @@ pub use closed::ClosedClass;
 use features::{flags, mix64, Context, IdBuild, START, START2};
 pub use jackknife::{DocTagger, Jackknife};
 pub use lexicon::Lexicon;
+pub use train::Pass;
 
 /// The number of training passes the project uses (chosen on held-out
 /// SemCor *training* documents, see `semcor_eval.rs`).

@@ -84,6 +84,37 @@ impl Trainer {
     }
 }
 
+/// One perceptron pass of POS training done: what the progress callback
+/// of [`PosTagger::train_with_inventory_progress`] gets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pass {
+    /// Passes done (1-based).
+    pub done: usize,
+    /// Passes in all.
+    pub of: usize,
+    /// Supervised words seen in this pass.
+    pub words: usize,
+    /// Of those, how many the model tagged wrong before its update.
+    pub mistagged: usize,
+    /// Seconds since the first pass began.
+    pub seconds: f64,
+}
+
+impl std::fmt::Display for Pass {
+    /// `pass 3 of 10: 2.1% of 771234 training words mistagged, 12.3 s`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "pass {} of {}: {:.1}% of {} training words mistagged, {:.1} s",
+            self.done,
+            self.of,
+            100.0 * self.mistagged as f64 / self.words.max(1) as f64,
+            self.words,
+            self.seconds
+        )
+    }
+}
+
 impl PosTagger {
     /// Train on `sentences` of `(word, tag)` pairs for `iterations` passes,
     /// visiting the sentences in a fresh shuffle (seeded by `seed`) each
@@ -106,10 +137,36 @@ impl PosTagger {
         seed: u64,
         inv: &crate::wordnet::Inventory,
     ) -> crate::Result<PosTagger> {
+        PosTagger::train_with_inventory_progress(sentences, iterations, seed, inv, &|_| {})
+    }
+
+    /// [`PosTagger::train_with_inventory`], calling `progress` after each
+    /// pass (what `wsd train --method pos` prints).
+    pub fn train_with_inventory_progress(
+        sentences: &[Vec<(String, String)>],
+        iterations: usize,
+        seed: u64,
+        inv: &crate::wordnet::Inventory,
+        progress: &dyn Fn(&Pass),
+    ) -> crate::Result<PosTagger> {
         let lexicon = Lexicon::from_inventory(inv)?;
-        Ok(PosTagger::train_with_lexicon(
-            sentences, iterations, seed, lexicon,
+        Ok(PosTagger::train_with_progress(
+            sentences,
+            PosTagger::lexicon_options(iterations, seed),
+            lexicon,
+            progress,
         ))
+    }
+
+    fn lexicon_options(iterations: usize, seed: u64) -> TrainOptions {
+        TrainOptions {
+            iterations,
+            seed,
+            flags: DEFAULT_FLAGS | flags::LEXICON,
+            heads_only: true,
+            coarse: false,
+            tagdict: (TAGDICT_MIN_FREQ, TAGDICT_MIN_SHARE),
+        }
     }
 
     /// [`PosTagger::train`] with a given lexicon (an empty one turns the
@@ -122,22 +179,24 @@ impl PosTagger {
     ) -> PosTagger {
         PosTagger::train_with(
             sentences,
-            TrainOptions {
-                iterations,
-                seed,
-                flags: DEFAULT_FLAGS | flags::LEXICON,
-                heads_only: true,
-                coarse: false,
-                tagdict: (TAGDICT_MIN_FREQ, TAGDICT_MIN_SHARE),
-            },
+            PosTagger::lexicon_options(iterations, seed),
             lexicon,
         )
     }
 
     pub(crate) fn train_with(
         sentences: &[Vec<(String, String)>],
+        opts: TrainOptions,
+        lexicon: Lexicon,
+    ) -> PosTagger {
+        PosTagger::train_with_progress(sentences, opts, lexicon, &|_| {})
+    }
+
+    fn train_with_progress(
+        sentences: &[Vec<(String, String)>],
         mut opts: TrainOptions,
         lexicon: Lexicon,
+        progress: &dyn Fn(&Pass),
     ) -> PosTagger {
         if lexicon.is_empty() {
             opts.flags &= !flags::LEXICON;
@@ -222,8 +281,10 @@ impl PosTagger {
         let mut order: Vec<usize> = (0..prepared.len()).collect();
         let mut scores = vec![0i64; tagset.len().max(1)];
         let mut feats = Vec::new();
-        for _ in 0..opts.iterations {
+        let started = std::time::Instant::now();
+        for pass in 0..opts.iterations {
             rng.shuffle(&mut order);
+            let (mut words, mut mistagged) = (0, 0);
             for &si in &order {
                 let (ctx, gold) = &prepared[si];
                 let (mut prev, mut prev2) = (START, START2);
@@ -239,10 +300,21 @@ impl PosTagger {
                             guess
                         }
                     };
+                    if let Some(truth) = *truth {
+                        words += 1;
+                        mistagged += usize::from(truth != guess);
+                    }
                     prev2 = prev;
                     prev = guess;
                 }
             }
+            progress(&Pass {
+                done: pass + 1,
+                of: opts.iterations,
+                words,
+                mistagged,
+                seconds: started.elapsed().as_secs_f64(),
+            });
         }
 
         // Average, prune, and lay out rows in feature-hash order.

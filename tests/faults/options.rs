@@ -69,18 +69,39 @@ fn limit_docs_zero_is_refused() {
 }
 
 /// `--limit-docs` reaches the POS tagger's training too (it was ignored):
-/// the model's header records the documents it was trained on.
+/// the model's header records the documents it was trained on. Training
+/// says how far it got, a line per pass (it printed nothing for ~45 s on
+/// all of SemCor); `-q` keeps stderr empty.
 #[test]
 fn limit_docs_limits_pos_training() {
     let d = tempdir();
     let out = d.path().join("pos.wsd");
-    expect(
+    // without the -q of wsd()
+    let mut loud = Command::new(bin());
+    loud.current_dir(root()).env_remove("WNSEARCHDIR");
+    let r = expect(
+        loud.args(["train", "--method", "pos", "--limit-docs", "1", "-o"])
+            .arg(&out),
+        0,
+        &["wsd: training the POS tagger (averaged perceptron, 10 passes)\n"],
+    );
+    for k in 1..=10 {
+        let line = format!("wsd: POS tagger: pass {k} of 10: ");
+        assert_eq!(r.err.matches(&line).count(), 1, "{line}\n{}", r.err);
+    }
+    assert!(
+        r.err.contains("% of ") && r.err.contains(" training words mistagged, "),
+        "{}",
+        r.err
+    );
+    let quiet = expect(
         wsd()
             .args(["train", "--method", "pos", "--limit-docs", "1", "-o"])
             .arg(&out),
         0,
         &[],
     );
+    assert!(quiet.err.is_empty(), "{}", quiet.err);
     let h = wsd::model_io::read_header(&out).unwrap();
     assert_eq!(h.params["documents"], 1, "{:?}", h.params);
     assert!(
