@@ -9,7 +9,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use crate::corpus::{attach_gold, read_key_file, read_semcor, read_xml, Document, Split};
+use crate::corpus::{
+    attach_gold, read_key_file, read_semcor_files_with_stats, read_xml, semcor_files, split_files,
+    Document, Split,
+};
 use crate::disambig::ens::{self, EnsTraining};
 use crate::disambig::knn::{GlossPooling, GlossScope, Knn, KnnModel, KnnOptions, KnnParams};
 use crate::disambig::naive_bayes::{NaiveBayes, NbParams};
@@ -71,6 +74,9 @@ pub struct TrainingData {
     /// Things the user should know but that do not stop training (key-file
     /// ids that no instance of its XML has), one line each.
     pub notes: Vec<String>,
+    /// The counts of the SemCor documents read (`None` without SemCor):
+    /// what the reader dropped ([`PartStats::skipped_note`]).
+    pub semcor: Option<crate::corpus::PartStats>,
 }
 
 /// Read the training documents of several sources, in order.
@@ -84,9 +90,13 @@ pub fn training_documents(sources: &[TrainingSource]) -> Result<TrainingData> {
     for s in sources {
         match s {
             TrainingSource::Semcor { dir, split, limit } => {
-                let d = read_semcor(dir, *split)?;
-                let n = limit.unwrap_or(d.len());
-                out.docs.extend(d.into_iter().take(n));
+                let mut files = split_files(&semcor_files(dir)?, *split);
+                files.truncate(limit.unwrap_or(files.len()));
+                let (d, stats) = read_semcor_files_with_stats(&files)?;
+                out.docs.extend(d);
+                out.semcor
+                    .get_or_insert_with(Default::default)
+                    .add(&stats.total());
             }
             TrainingSource::Xml { data, gold } => {
                 let mut d = read_xml(data)?;

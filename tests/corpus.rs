@@ -469,3 +469,78 @@ fn data_lists_resources_framework_sets_and_how_to_fetch_the_missing() {
         "{text}"
     );
 }
+
+/// A copy of the fixture SemCor where br-z03 gets three more tags: a sense
+/// number (99) with a lexsn WordNet lacks, and a sense number without any
+/// lexsn (dropped by the reader); the fixture's br-z01 has two wnsn=0
+/// senses (dropped).
+fn semcor_with_bad_tags(dir: &std::path::Path) -> std::path::PathBuf {
+    let fixture = root().join("tests/fixtures/semcor");
+    let out = dir.join("semcor");
+    for f in wsd::corpus::semcor_files(&fixture).unwrap() {
+        let to = out.join(f.strip_prefix(&fixture).unwrap());
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        let text = std::fs::read_to_string(&f).unwrap();
+        if !f.ends_with("br-z03") {
+            std::fs::write(to, text).unwrap();
+            continue;
+        }
+        let text = text.replace(
+            "<wf cmd=tag pos=RB ot=notag>fast</wf>",
+            "<wf cmd=done pos=RB lemma=fast wnsn=99 lexsn=4:02:99::>fast</wf>\n\
+             <wf cmd=done pos=NN lemma=jury wnsn=2>jury</wf>",
+        );
+        std::fs::write(to, text).unwrap();
+    }
+    out
+}
+
+/// The tags the SemCor reader drops (wnsn=0, a wnsn without lexsn) and the
+/// keys WordNet lacks were skipped with no word (the wnsn-without-lexsn
+/// ones even by `wsd stats`): `wsd stats` counts them with why, and the
+/// summary lines of `wsd train` and `wsd eval --semcor` say how many.
+#[test]
+fn skipped_semcor_tags_are_counted_by_stats_train_and_eval() {
+    let d = tempdir();
+    let sc = semcor_with_bad_tags(d.path());
+    let stats = ok(wsd().args(["stats", "--split", "all", "--semcor"]).arg(&sc));
+    assert!(
+        stats.contains(
+            "4 SemCor tags skipped (2 with wnsn=0, senses lost in the 1.6→3.0 mapping; \
+             1 with a wnsn but no lexsn (no sense key); 1 whose sense key this WordNet lacks)"
+        ),
+        "{stats}"
+    );
+    assert!(
+        stats
+            .lines()
+            .any(|l| l.starts_with("wnsn without lexsn") && l.ends_with(" 1")),
+        "{stats}"
+    );
+    let (out, _, err) = run(wsd()
+        .args(["train", "--method", "nb", "--split", "all", "--semcor"])
+        .arg(&sc)
+        .arg("--output")
+        .arg(d.path().join("nb.wsd")));
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("Naive Bayes trained on ")
+            && err.contains("; 4 SemCor tags skipped (2 with wnsn=0"),
+        "{err}"
+    );
+    let (out, _, err) = run(wsd()
+        .args(["eval", "--method", "mfs", "--split", "all", "--semcor"])
+        .arg(&sc));
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(" instances/s); 3 SemCor tags skipped (2 with wnsn=0"),
+        "{err}"
+    );
+    // -q drops the summary lines, and the clause with them
+    let (_, _, err) = run(wsd()
+        .args([
+            "-q", "eval", "--method", "mfs", "--split", "all", "--semcor",
+        ])
+        .arg(&sc));
+    assert!(!err.contains("skipped"), "{err}");
+}

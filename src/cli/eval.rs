@@ -369,8 +369,17 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     if !cli.quiet {
+        // SemCor's tags the reader dropped are no instances: say how many
+        let mut semcor: Option<wsd::corpus::PartStats> = None;
+        for s in sets.iter().filter_map(|s| s.data.semcor.as_ref()) {
+            semcor.get_or_insert_with(Default::default).add(s);
+        }
+        let skipped = semcor
+            .and_then(|s| s.skipped_note(0))
+            .map(|n| format!("; {n}"))
+            .unwrap_or_default();
         eprintln!(
-            "wsd: {} instances in {:.2} s ({per_second:.0} instances/s)",
+            "wsd: {} instances in {:.2} s ({per_second:.0} instances/s){skipped}",
             ev.instances, ev.seconds
         );
     }

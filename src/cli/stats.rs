@@ -41,7 +41,7 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     let secs = t.elapsed().as_secs_f64();
     let mut out = std::io::stdout().lock();
     write!(out, "{stats}")?;
-    match dict.map_or_else(|| Lookup::open(None), Ok) {
+    let unknown = match dict.map_or_else(|| Lookup::open(None), Ok) {
         Ok(d) => {
             let check = check_gold_keys(docs, |k| d.sense_index(k).ok().flatten().is_some());
             writeln!(
@@ -51,9 +51,20 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
                 check.checked,
                 check.examples_note()
             )?;
+            check.unknown
         }
-        Err(e) => eprintln!("wsd: keys not checked: {e}"),
-    }
+        Err(e) => {
+            eprintln!("wsd: keys not checked: {e}");
+            0
+        }
+    };
+    // what a training or evaluation run will not use, and why
+    let skipped = stats.total().skipped_note(unknown);
+    writeln!(
+        out,
+        "{}",
+        skipped.unwrap_or_else(|| "0 SemCor tags skipped".into())
+    )?;
     crate::note!(cli, "read {} documents in {:.3} s", docs.len(), secs);
     Ok(ExitCode::SUCCESS)
 }

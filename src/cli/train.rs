@@ -251,11 +251,13 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
         eprintln!("wsd: {n}");
     }
     let (docs, data) = (training.docs, training.label);
+    let mut unknown_keys = 0;
     if method.is_some() {
         // Instances whose gold keys WordNet lacks teach nothing (they are
         // skipped): say how many, as `wsd stats` and `wsd score` do.
         let inv = res.inventory()?;
         let check = wsd::corpus::check_gold_keys(&docs, |k| inv.has_key(k));
+        unknown_keys = check.unknown;
         if check.unknown > 0 {
             eprintln!(
                 "wsd: warning: {} of {} gold keys are not in this WordNet and are skipped{}",
@@ -351,8 +353,27 @@ pub fn run(cli: &Cli, args: &Args) -> anyhow::Result<ExitCode> {
     };
     let summary = method.train(res, &job)?;
     pb.finish();
-    crate::note!(cli, "{summary}");
+    // the SemCor tags the reader dropped and the keys WordNet lacks (on
+    // SemCor; the keys of --xml data are counted in the warning above)
+    let unknown = if training.semcor.is_some() && args.xml.is_empty() {
+        unknown_keys
+    } else {
+        0
+    };
+    crate::note!(
+        cli,
+        "{summary}{}",
+        skipped(training.semcor.as_ref(), unknown)
+    );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `; N SemCor tags skipped (…)` for a summary line, or nothing.
+fn skipped(semcor: Option<&wsd::corpus::PartStats>, unknown_keys: usize) -> String {
+    semcor
+        .and_then(|s| s.skipped_note(unknown_keys))
+        .map(|n| format!("; {n}"))
+        .unwrap_or_default()
 }
 
 /// Options of another method than the one trained are not read: say so

@@ -22,8 +22,8 @@ pub use keyfile::{
 };
 pub use raganato::{attach_gold, parse_xml, read_xml};
 pub use semcor::{
-    read_semcor, read_semcor_file, read_semcor_with_stats, semcor_files, semcor_stats, split_files,
-    PartStats, SemcorStats, Split,
+    read_semcor, read_semcor_file, read_semcor_files_with_stats, read_semcor_with_stats,
+    semcor_files, semcor_stats, split_files, PartStats, SemcorStats, Split,
 };
 
 /// A document: the unit of one-sense-per-discourse and of the SemCor split.

@@ -21,7 +21,8 @@ use rayon::prelude::*;
 
 use super::{score, ScoreReport};
 use crate::corpus::{
-    attach_gold, instance_pos, read_gold_key_file, read_semcor, read_xml, Document, KeyFile, Split,
+    attach_gold, instance_pos, read_gold_key_file, read_semcor_with_stats, read_xml, Document,
+    KeyFile, Split,
 };
 use crate::disambig::Calibration;
 use crate::disambig::{candidates_of, decide_document, Disambiguator, Prediction};
@@ -38,6 +39,9 @@ pub struct Dataset {
     pub docs: Vec<Document>,
     /// The gold key file.
     pub gold: KeyFile,
+    /// For SemCor, its counts, with the tags the reader dropped
+    /// ([`crate::corpus::PartStats::skipped_note`]).
+    pub semcor: Option<crate::corpus::PartStats>,
 }
 
 impl Dataset {
@@ -46,7 +50,11 @@ impl Dataset {
         let mut docs = read_xml(xml)?;
         let gold = read_gold_key_file(gold)?;
         attach_gold(&mut docs, &gold);
-        Ok(Dataset { docs, gold })
+        Ok(Dataset {
+            docs,
+            gold,
+            semcor: None,
+        })
     }
 
     /// The ids of the gold key file that are no instance of the documents,
@@ -90,15 +98,23 @@ impl Dataset {
 
     /// A split of SemCor (its gold keys are its own tags).
     pub fn from_semcor(dir: &Path, split: Split) -> Result<Dataset> {
-        let docs = read_semcor(dir, split)?;
+        let (docs, stats) = read_semcor_with_stats(dir, split)?;
         let gold = KeyFile::from_documents(&docs);
-        Ok(Dataset { docs, gold })
+        Ok(Dataset {
+            docs,
+            gold,
+            semcor: Some(stats.total()),
+        })
     }
 
     /// Documents with gold keys on their tokens (the keys are collected).
     pub fn from_documents(docs: Vec<Document>) -> Dataset {
         let gold = KeyFile::from_documents(&docs);
-        Dataset { docs, gold }
+        Dataset {
+            docs,
+            gold,
+            semcor: None,
+        }
     }
 
     /// Prefix every document, sentence and instance id (and the gold

@@ -85,14 +85,21 @@ pub fn read_semcor_with_stats(
     root: impl AsRef<Path>,
     split: Split,
 ) -> Result<(Vec<Document>, SemcorStats)> {
-    let files = split_files(&semcor_files(root)?, split);
+    read_semcor_files_with_stats(&split_files(&semcor_files(root)?, split))
+}
+
+/// [`read_semcor_with_stats`] of the given tagfiles (in this order): the
+/// first documents of a split, say ([`split_files`]).
+pub fn read_semcor_files_with_stats(
+    files: &[std::path::PathBuf],
+) -> Result<(Vec<Document>, SemcorStats)> {
     let read: Vec<(Document, PartStats)> = files
         .par_iter()
         .map(read_semcor_file_with_stats)
         .collect::<Result<_>>()?;
     let mut stats = SemcorStats::default();
     let mut docs = Vec::with_capacity(read.len());
-    for ((doc, s), path) in read.into_iter().zip(&files) {
+    for ((doc, s), path) in read.into_iter().zip(files) {
         stats
             .parts
             .entry(part_name(path).unwrap_or_default())
@@ -240,6 +247,7 @@ mod tests {
                 several_lexsn: 2,
                 wnsn_zero: 1,
                 zero_senses_dropped: 2,
+                wnsn_without_lexsn: 0,
                 instances: 8,
                 several_gold: 1,
                 gold_keys: 9,
@@ -249,6 +257,23 @@ mod tests {
         let targets = doc.targets();
         assert_eq!(targets.len(), 8);
         assert_eq!(targets[0].id, "br-z01.s1.t1");
+    }
+
+    /// Tags the reader drops are counted, and said in the summary clause.
+    #[test]
+    fn dropped_tags_are_counted_with_why() {
+        let text = "<contextfile>\n<context filename=x>\n<p pnum=1>\n<s snum=1>\n\
+            <wf cmd=done pos=NN lemma=jury wnsn=2>jury</wf>\n\
+            <wf cmd=done pos=NN lemma=jury wnsn=0;1 lexsn=1:14:00::;1:14:01::>jury</wf>\n\
+            <wf cmd=ignore pos=DT>the</wf>\n</s>\n</p>\n</context>\n</contextfile>\n";
+        let (_, st) = parse_semcor(text, "x", "x", "x").unwrap();
+        assert_eq!((st.wnsn_without_lexsn, st.zero_senses_dropped), (1, 1));
+        assert_eq!(
+            st.skipped_note(3).unwrap(),
+            "5 SemCor tags skipped (1 with wnsn=0, senses lost in the 1.6→3.0 mapping; \
+             1 with a wnsn but no lexsn (no sense key); 3 whose sense key this WordNet lacks)"
+        );
+        assert_eq!(PartStats::default().skipped_note(0), None);
     }
 
     #[test]

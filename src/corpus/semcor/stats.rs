@@ -27,6 +27,9 @@ pub struct PartStats {
     pub wnsn_zero: usize,
     /// Single senses with `wnsn=0` dropped (including those beside a kept sense).
     pub zero_senses_dropped: usize,
+    /// `wf` tokens with a sense number (`wnsn`, not 0) but no `lexsn`, the
+    /// sense key: dropped, left untagged (none in SemCor 3.0).
+    pub wnsn_without_lexsn: usize,
     /// Tokens with at least one gold key (the instances).
     pub instances: usize,
     /// Instances with several gold keys.
@@ -39,7 +42,7 @@ pub struct PartStats {
 
 impl PartStats {
     /// Add another file's or part's counts.
-    pub(super) fn add(&mut self, o: &PartStats) {
+    pub fn add(&mut self, o: &PartStats) {
         self.documents += o.documents;
         self.paragraphs += o.paragraphs;
         self.sentences += o.sentences;
@@ -49,10 +52,42 @@ impl PartStats {
         self.several_lexsn += o.several_lexsn;
         self.wnsn_zero += o.wnsn_zero;
         self.zero_senses_dropped += o.zero_senses_dropped;
+        self.wnsn_without_lexsn += o.wnsn_without_lexsn;
         self.instances += o.instances;
         self.several_gold += o.several_gold;
         self.gold_keys += o.gold_keys;
         self.heads_normalised += o.heads_normalised;
+    }
+
+    /// The SemCor tags a training or evaluation run does not use, and why:
+    /// the reader's drops (senses with `wnsn=0`, sense numbers without a
+    /// `lexsn`) and `unknown_keys`, gold keys this WordNet lacks (counted
+    /// by [`crate::corpus::check_gold_keys`]; 0 when not checked). `None`
+    /// when nothing was skipped; else `N SemCor tags skipped (…)`, the
+    /// clause the summary lines of `wsd stats`, `wsd train` and `wsd eval
+    /// --semcor` carry.
+    pub fn skipped_note(&self, unknown_keys: usize) -> Option<String> {
+        let n = self.zero_senses_dropped + self.wnsn_without_lexsn + unknown_keys;
+        if n == 0 {
+            return None;
+        }
+        let mut why = Vec::new();
+        if self.zero_senses_dropped > 0 {
+            why.push(format!(
+                "{} with wnsn=0, senses lost in the 1.6→3.0 mapping",
+                self.zero_senses_dropped
+            ));
+        }
+        if self.wnsn_without_lexsn > 0 {
+            why.push(format!(
+                "{} with a wnsn but no lexsn (no sense key)",
+                self.wnsn_without_lexsn
+            ));
+        }
+        if unknown_keys > 0 {
+            why.push(format!("{unknown_keys} whose sense key this WordNet lacks"));
+        }
+        Some(format!("{n} SemCor tags skipped ({})", why.join("; ")))
     }
 }
 
@@ -83,7 +118,7 @@ impl fmt::Display for SemcorStats {
             self.parts.iter().map(|(k, v)| (k.as_str(), v)).collect();
         cols.push(("total", &total));
         type Row = (&'static str, fn(&PartStats) -> usize);
-        let rows: [Row; 13] = [
+        let rows: [Row; 14] = [
             ("documents", |p| p.documents),
             ("paragraphs", |p| p.paragraphs),
             ("sentences", |p| p.sentences),
@@ -93,6 +128,7 @@ impl fmt::Display for SemcorStats {
             ("several lexsn", |p| p.several_lexsn),
             ("untagged wnsn=0", |p| p.wnsn_zero),
             ("senses wnsn=0 dropped", |p| p.zero_senses_dropped),
+            ("wnsn without lexsn", |p| p.wnsn_without_lexsn),
             ("instances", |p| p.instances),
             ("several gold keys", |p| p.several_gold),
             ("gold keys", |p| p.gold_keys),

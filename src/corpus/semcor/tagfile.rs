@@ -264,6 +264,10 @@ fn wf_token(
             }
         }
     }
+    if lexsn.is_none() && wnsn.is_some_and(|w| w.split(';').any(|n| !matches!(n.trim(), "" | "0")))
+    {
+        stats.wnsn_without_lexsn += 1;
+    }
     let instance = (!gold.is_empty()).then(|| format!("{sentence_id}.t{index}"));
     Ok(Token {
         text: word.to_owned(),
