@@ -464,8 +464,15 @@ impl Pipeline<'_> {
                 tokens.push(Token {
                     text: t.text.clone(),
                     // A word WordNet lacks is its own lemma, in the models'
-                    // spelling (`’s` → `'s`, as Naive Bayes learned it).
-                    lemma: Some(lemmas[i].clone().unwrap_or_else(|| words[i].to_lowercase())),
+                    // spelling (`’s` → `'s`, as Naive Bayes learned it);
+                    // an emoji is itself (the models read it as `.`).
+                    lemma: Some(lemmas[i].clone().unwrap_or_else(|| {
+                        if crate::text::is_emoji(&t.text) {
+                            t.text.clone()
+                        } else {
+                            words[i].to_lowercase()
+                        }
+                    })),
                     tag: Some(tags[i].clone()),
                     pos: poses[i],
                     span: Some((base + t.start, base + t.end)),

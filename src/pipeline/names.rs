@@ -311,6 +311,14 @@ pub fn common_only_name(inv: &Inventory, word: &str, tag: &str) -> Option<String
     (!senses.is_empty() && !capitalised).then(|| "person".to_string())
 }
 
+/// A file, library or domain name the tokeniser kept whole (`LICENSE.md`,
+/// `Node.js`): a full stop followed by a lower-case letter. No person.
+fn is_dotted_name(word: &str) -> bool {
+    word.split('.')
+        .skip(1)
+        .any(|part| part.starts_with(char::is_lowercase))
+}
+
 /// The lemma SemCor's annotators give a proper name WordNet does not know:
 /// `person` (`Kate`, `Scotty`, `Prokofieff`). A word tagged `NNP`/`NNPS`,
 /// capitalised, made of letters (and `-`, `'`, `.`), with no noun in
@@ -325,7 +333,8 @@ pub fn name_lemma(word: &str, tag: &str) -> Option<String> {
         && word
             .chars()
             .all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '.'))
-        && word.chars().any(char::is_lowercase);
+        && word.chars().any(char::is_lowercase)
+        && !is_dotted_name(word);
     proper.then(|| "person".to_string())
 }
 
@@ -409,6 +418,9 @@ mod tests {
         assert_eq!(name_lemma("R2D2", "NNP"), None);
         // Accented Latin names are names; other scripts are no guess.
         assert_eq!(name_lemma("Gödel", "NNP").as_deref(), Some("person"));
+        assert_eq!(name_lemma("Node.js", "NNP"), None);
+        assert_eq!(name_lemma("LICENSE.md", "NNP"), None);
+        assert_eq!(name_lemma("St.Louis", "NNP").as_deref(), Some("person"));
         assert_eq!(name_lemma("Москве", "NNP"), None);
         assert_eq!(name_lemma("Αθήνα", "NNP"), None);
         assert_eq!(known_name("России", "NNP"), None);

@@ -53,7 +53,7 @@ pub use names::{name_runs, NameTable, NameUnits};
 pub use sentences::{split_sentences, split_tokens};
 pub use stopwords::{is_stop_word, STOP_WORDS};
 pub use targets::TargetTable;
-pub use tokenize::{model_form, tokenize, RawToken, MAX_TOKEN_BYTES};
+pub use tokenize::{is_emoji, model_form, tokenize, RawToken, MAX_TOKEN_BYTES};
 
 use std::fmt;
 

@@ -14,6 +14,14 @@
 //!   stay whole; trailing sentence punctuation is not part of a URL.
 //! * Dotted abbreviations stay whole with their final period: `U.S.`,
 //!   `e.g.`, `i.e.`, `a.m.`, `Ph.D.`.
+//! * Dotted names stay whole: a word followed, with no space, by `.` and
+//!   a lower-case letter or a digit, any number of times — file names
+//!   (`LICENSE.md`, `config.yaml`), libraries and domains (`Node.js`,
+//!   `example.com`), versions (`v3.2.1`, `v1.x`), code (`user.created`).
+//!   Split at the dot, their pieces were words of their own (`LICENSE`,
+//!   `md`, `Node` and the `x` of `v1.x` noun targets, `user.created` a
+//!   noun and a verb). A capital after the dot (`end.The`, a missing
+//!   space) is still two words and a period.
 //! * Numbers with internal separators stay whole: `3.14`, `1,000`, `12:30`,
 //!   `1/2`, `.5`. A percent sign is its own token (`10%` → `10` `%`, as in
 //!   the Penn Treebank and SemCor); so is a currency sign (`$5` → `$` `5`).
@@ -30,6 +38,13 @@
 //!   (`e.` `g.`, which the multiword matcher joins into WordNet's `e.g.`).
 //!   Any other final period is a token of its own; the
 //!   sentence splitter decides what the period means.
+//! * An emoji is one token with what belongs to it: a variation selector
+//!   (U+FE0F, which alone read as a word of its own), skin-tone modifiers,
+//!   and the pictographs a zero-width joiner (U+200D) glues to it (`🏃‍♀️`,
+//!   `👍🏽`, `❤️`); a flag is its pair of regional indicators (`🇵🇹`).
+//!   [`model_form`] reads it as a period: in posts and chat an emoji mostly
+//!   closes a clause, and the models, learned on SemCor, have never seen
+//!   one (they tagged `😂` a number, `👉` an adjective).
 //! * Multi-character punctuation kept whole: `...`, `--` (and longer runs
 //!   of `.`/`-`), LaTeX/Penn quotes ` `` ` and `''`. Every other
 //!   character that is not whitespace is a token of its own (quotes,
@@ -48,7 +63,8 @@
 //!
 //! Whitespace, control characters and zero-width format characters
 //! (U+200B–U+200D, U+2060, U+FEFF) separate tokens and are never part of
-//! one, but for the line break inside a word hyphenated at a line end.
+//! one, but for the line break inside a word hyphenated at a line end and
+//! a zero-width joiner between two pictographs (inside an emoji).
 //!
 //! # Cost
 //!
@@ -140,8 +156,10 @@ struct Patterns {
     url: Regex,
     email: Regex,
     dotted: Regex,
+    dotted_name: Regex,
     number: Regex,
     multi_punct: Regex,
+    emoji: Regex,
     clitic: Regex,
     word: Regex,
 }
@@ -156,8 +174,16 @@ fn patterns() -> &'static Patterns {
             ),
             email: re(r"^[\p{L}\p{N}_%+\-]+(?:\.[\p{L}\p{N}_%+\-]+)*@[\p{L}\p{N}\-]+(?:\.[\p{L}\p{N}\-]+)*\.\p{L}{2,}"),
             dotted: re(r"^\p{L}{1,2}(?:\.\p{L}{1,2}){1,4}\."),
+            dotted_name: re(
+                r"^[\p{L}\p{M}\p{N}_]+(?:['’\-‐][\p{L}\p{M}\p{N}_]+)*(?:\.[\p{Ll}\p{Nd}][\p{L}\p{M}\p{N}_]*(?:[\-‐][\p{L}\p{M}\p{N}_]+)*)+",
+            ),
             number: re(r"^(?:\p{Nd}+(?:[.,:/]\p{Nd}+)+|\.\p{Nd}+)"),
             multi_punct: re(r"^(?:\.{2,}|-{2,}|``|'')"),
+            emoji: re(concat!(
+                r"^(?:\p{Regional_Indicator}{2}|\p{Extended_Pictographic}",
+                r"[\x{FE0E}\x{FE0F}\p{Emoji_Modifier}]*",
+                r"(?:\x{200D}\p{Extended_Pictographic}[\x{FE0E}\x{FE0F}\p{Emoji_Modifier}]*)*)",
+            )),
             clitic: re(r"^['’](?i:s|m|d|ll|re|ve)\b"),
             word: re(r"^[\p{L}\p{M}\p{N}_]+(?:['’\-‐][\p{L}\p{M}\p{N}_]+)*"),
         }
@@ -177,7 +203,7 @@ pub(crate) fn is_separator(c: char) -> bool {
 /// `` ` ``, `’` → `'` (alone or inside a word: `don’t`'s `n’t`, `o’clock`),
 /// a lone `—` → `--`; and a lone lower-case `i` → `I`, the pronoun of text
 /// written all in lower case (chat, transcripts), which the tagger read
-/// as a noun and WordNet as iodine; a word broken at a line end without
+/// as a noun and WordNet as iodine; an emoji → `.` (see the module doc); a word broken at a line end without
 /// its break (`well-`⏎`known` → `well-known`, a soft hyphen dropped).
 /// Output keeps the text as written;
 /// only what the models see changes. Borrowed unchanged for anything else.
@@ -189,6 +215,7 @@ pub fn model_form(token: &str) -> std::borrow::Cow<'_, str> {
         "\u{2018}" => Cow::Borrowed("`"),
         "\u{2014}" => Cow::Borrowed("--"),
         "i" => Cow::Borrowed("I"),
+        _ if is_emoji(token) => Cow::Borrowed("."),
         // A word broken at a line end or by a soft hyphen, read whole.
         _ if token.contains(['\u{AD}', '\n']) => {
             let whole = token.replace(|c: char| c == '\u{AD}' || c.is_whitespace(), "");
@@ -206,7 +233,7 @@ pub fn tokenize(text: &str) -> Vec<RawToken> {
     let mut out = Vec::new();
     let mut run_start: Option<usize> = None;
     for (i, c) in text.char_indices() {
-        if is_separator(c) {
+        if is_separator(c) && !(c == ZWJ && joins_emoji(text, i)) {
             if let Some(s) = run_start.take() {
                 tokenize_run(text, s, i, &mut out);
             }
@@ -218,6 +245,35 @@ pub fn tokenize(text: &str) -> Vec<RawToken> {
         tokenize_run(text, s, text.len(), &mut out);
     }
     join_broken_words(text, out)
+}
+
+/// The zero-width joiner, which glues pictographs into one emoji.
+const ZWJ: char = '\u{200D}';
+
+/// Is the zero-width joiner at byte `i` inside an emoji: a pictograph (or
+/// its variation selector or skin tone) before it, a pictograph after?
+fn joins_emoji(text: &str, i: usize) -> bool {
+    static PICTOGRAPH: OnceLock<Regex> = OnceLock::new();
+    let pictograph = PICTOGRAPH.get_or_init(|| {
+        Regex::new(r"^\p{Extended_Pictographic}$").expect("pictograph pattern compiles")
+    });
+    let is_pictograph = |c: char| pictograph.is_match(c.encode_utf8(&mut [0; 4]));
+    let before = text[..i].chars().next_back();
+    let after = text[i + ZWJ.len_utf8()..].chars().next();
+    before.is_some_and(|c| is_pictograph(c) || matches!(c, '\u{FE0F}' | '\u{1F3FB}'..='\u{1F3FF}'))
+        && after.is_some_and(is_pictograph)
+}
+
+/// Is `token` an emoji (as the tokeniser keeps one, see the module doc)?
+/// Not the signs that are also pictographs but are written inside text
+/// (`©`, `®`, `™`).
+pub fn is_emoji(token: &str) -> bool {
+    !token.is_ascii()
+        && !matches!(token, "\u{A9}" | "\u{AE}" | "\u{2122}")
+        && patterns()
+            .emoji
+            .find(token)
+            .is_some_and(|m| m.end() == token.len())
 }
 
 /// Hyphens that may break a word at a line end: ASCII, Unicode's hyphen
@@ -432,6 +488,7 @@ fn tokenize_piece(text: &str, start: usize, end: usize, out: &mut Vec<RawToken>)
     let piece = &text[start..end];
     let maybe_url = piece.contains("://") || piece.contains("www.") || piece.contains("WWW.");
     let maybe_email = piece.contains('@');
+    let maybe_emoji = !piece.is_ascii();
     let mut pos = start;
     while pos < end {
         let rest = &text[pos..end];
@@ -450,8 +507,16 @@ fn tokenize_piece(text: &str, start: usize, end: usize, out: &mut Vec<RawToken>)
                 continue;
             }
         }
+        if maybe_emoji {
+            if let Some(e) = try_re(&p.emoji) {
+                out.push(RawToken::new(text, pos, e));
+                pos = e;
+                continue;
+            }
+        }
         if let Some(e) = try_re(&p.dotted)
             .or_else(|| try_re(&p.number))
+            .or_else(|| try_re(&p.dotted_name).filter(|&e| is_dotted_name(&text[pos..e])))
             .or_else(|| try_re(&p.multi_punct))
             .or_else(|| try_re(&p.clitic))
         {
@@ -480,6 +545,16 @@ fn tokenize_piece(text: &str, start: usize, end: usize, out: &mut Vec<RawToken>)
         out.push(RawToken::new(text, pos, e));
         pos = e;
     }
+}
+
+/// Is `t` (a match of the dotted-name pattern) a dotted name rather than
+/// an abbreviation before a number written without its space (`No.5`,
+/// `p.12`, `Fig.3`: letters, then only digits after the dots)?
+fn is_dotted_name(t: &str) -> bool {
+    let mut parts = t.split('.');
+    let first = parts.next().unwrap_or("");
+    !(first.chars().all(char::is_alphabetic)
+        && parts.all(|p| p.chars().all(|c| c.is_ascii_digit())))
 }
 
 /// Does this token end with a period that the tokeniser kept because it
@@ -715,6 +790,70 @@ mod tests {
             ["Mail", "john.smith@example.co.uk", "!"]
         );
         assert_eq!(words("(http://x.org/p)"), ["(", "http://x.org/p", ")"]);
+    }
+
+    #[test]
+    fn dotted_names_stay_whole() {
+        assert_eq!(
+            words("See LICENSE.md. It needs Node.js 18, v3.2.1 or v1.x"),
+            [
+                "See",
+                "LICENSE.md",
+                ".",
+                "It",
+                "needs",
+                "Node.js",
+                "18",
+                ",",
+                "v3.2.1",
+                "or",
+                "v1.x"
+            ]
+        );
+        assert_eq!(
+            words("on user.created, edit config.yaml and .env.example"),
+            [
+                "on",
+                "user.created",
+                ",",
+                "edit",
+                "config.yaml",
+                "and",
+                ".",
+                "env.example"
+            ]
+        );
+        // A missing space before a capital, and a number abbreviation
+        // without its space, are as before.
+        assert_eq!(words("the end.The"), ["the", "end", ".", "The"]);
+        assert_eq!(words("No.5 and p.12"), ["No.", "5", "and", "p", ".12"]);
+        assert_eq!(words("U.S. e.g. 3.14"), ["U.S.", "e.g.", "3.14"]);
+        check_offsets("See LICENSE.md. It needs Node.js 18, v3.2.1");
+    }
+
+    #[test]
+    fn emoji_are_one_token_each() {
+        // A woman running (ZWJ, VS16), a skin tone, a flag, VS16 alone.
+        let text = "so proud 🏃\u{200D}♀\u{FE0F}👍🏽 🇵🇹 ☕\u{FE0F} lol😂";
+        assert_eq!(
+            words(text),
+            [
+                "so",
+                "proud",
+                "🏃\u{200D}♀\u{FE0F}",
+                "👍🏽",
+                "🇵🇹",
+                "☕\u{FE0F}",
+                "lol",
+                "😂"
+            ]
+        );
+        check_offsets(text);
+        // A joiner elsewhere still separates.
+        assert_eq!(words("a\u{200D}b"), ["a", "b"]);
+        assert!(is_emoji("🏃\u{200D}♀\u{FE0F}") && is_emoji("😂") && !is_emoji("©"));
+        assert!(!is_emoji("a") && !is_emoji("é"));
+        assert_eq!(&*model_form("👍🏽"), ".");
     }
 
     #[test]

@@ -122,3 +122,24 @@ fn a_title_in_title_case_is_read_recased() {
     let rows = tsv_rows(&names);
     assert_eq!(row_of(&rows, "John Peal Bishop")[6], "person", "{names}");
 }
+
+/// An emoji is one token (with its variation selector, skin tone and
+/// joined pictographs), its own lemma and no target; the selector U+FE0F
+/// was a word of its own, and the tagger called emoji numbers, adjectives
+/// or proper nouns.
+#[test]
+fn an_emoji_is_one_token_and_no_target() {
+    let text = "so proud of my little brother \u{1F393}\u{2764}\u{FE0F} he worked so hard \u{1F3C3}\u{200D}\u{2640}\u{FE0F}\n";
+    let out = tag_mfs(text.as_bytes());
+    let rows = tsv_rows(&out);
+    for emoji in [
+        "\u{2764}\u{FE0F}",
+        "\u{1F3C3}\u{200D}\u{2640}\u{FE0F}",
+        "\u{1F393}",
+    ] {
+        let r = row_of(&rows, emoji);
+        assert_eq!((r[6], r[7]), (emoji, "-"), "{out}");
+    }
+    assert!(!rows.iter().any(|r| r[5] == "\u{FE0F}"), "{out}");
+    assert_eq!(row_of(&rows, "worked")[7], "v", "{out}");
+}
