@@ -75,7 +75,7 @@ pub struct TrainingData {
     /// ids that no instance of its XML has), one line each.
     pub notes: Vec<String>,
     /// The counts of the SemCor documents read (`None` without SemCor):
-    /// what the reader dropped ([`PartStats::skipped_note`]).
+    /// what the reader dropped ([`crate::corpus::PartStats::skipped_note`]).
     pub semcor: Option<crate::corpus::PartStats>,
 }
 
