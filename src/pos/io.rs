@@ -64,15 +64,8 @@ struct PosBody04<'a> {
 }
 
 pub(crate) fn write(t: &PosTagger) -> Vec<u8> {
-    let mut dict: Vec<(&str, u16)> = t.tagdict.iter().map(|(w, &g)| (w.as_str(), g)).collect();
-    dict.sort_unstable();
-    let mut lexicon: Vec<(&str, u8)> = t
-        .lexicon
-        .map
-        .iter()
-        .map(|(w, &b)| (w.as_str(), b))
-        .collect();
-    lexicon.sort_unstable();
+    let dict = sorted_pairs(&t.tagdict);
+    let lexicon = sorted_pairs(&t.lexicon.map);
     let mut rows: Vec<(u64, (u32, u32))> = t.index.iter().collect();
     rows.sort_unstable();
     let mut key_deltas = Vec::with_capacity(rows.len());
@@ -86,13 +79,7 @@ pub(crate) fn write(t: &PosTagger) -> Vec<u8> {
         lens.push(span.len() as u16);
         entries.extend_from_slice(&t.entries[span]);
     }
-    let mut closed: Vec<(&str, u16)> = t
-        .closed
-        .words
-        .iter()
-        .map(|(w, &b)| (w.as_str(), b))
-        .collect();
-    closed.sort_unstable();
+    let closed = sorted_pairs(&t.closed.words);
     let body = PosBody {
         flags: t.flags,
         tags: t.tags.iter().map(String::as_str).collect(),
@@ -140,20 +127,18 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
             Err(bad(format!("tag id {t} out of range ({n_tags} tags)")))
         }
     };
-    let mut tagdict = FxHashMap::default();
-    tagdict.reserve(body.dict.len());
-    for (w, t) in body.dict {
-        if tagdict.insert(w.to_owned(), tag(t)?).is_some() {
-            return Err(bad("duplicate tag-dictionary word".into()));
-        }
-    }
-    let mut lexicon = Lexicon::default();
-    lexicon.map.reserve(body.lexicon.len());
-    for (w, bits) in body.lexicon {
-        if lexicon.map.insert(w.to_owned(), bits).is_some() {
-            return Err(bad("duplicate lexicon word".into()));
-        }
-    }
+    let tagdict = word_map(
+        body.dict,
+        || bad("duplicate tag-dictionary word".into()),
+        |_, t| tag(t),
+    )?;
+    let lexicon = Lexicon {
+        map: word_map(
+            body.lexicon,
+            || bad("duplicate lexicon word".into()),
+            |_, b| Ok(b),
+        )?,
+    };
     let n_rows = body.key_deltas.len();
     if body.lens.len() != n_rows
         || body.lens.iter().map(|&n| n as usize).sum::<usize>() != body.entries.len()
@@ -189,16 +174,17 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
     let closed = match closed {
         None => super::ClosedClass::default(),
         Some(words) => {
-            let mut map = FxHashMap::default();
-            map.reserve(words.len());
-            for (w, bits) in words {
-                if bits >> super::closed::CLOSED_TAGS.len() != 0 {
-                    return Err(bad(format!("closed-class bits {bits:#x} for {w:?}")));
-                }
-                if map.insert(w.to_owned(), bits).is_some() {
-                    return Err(bad("duplicate closed-class word".into()));
-                }
-            }
+            let map = word_map(
+                words,
+                || bad("duplicate closed-class word".into()),
+                |w, bits| {
+                    if bits >> super::closed::CLOSED_TAGS.len() == 0 {
+                        Ok(bits)
+                    } else {
+                        Err(bad(format!("closed-class bits {bits:#x} for {w:?}")))
+                    }
+                },
+            )?;
             super::ClosedClass::with_tags(&tags, map)
         }
     };
@@ -212,4 +198,29 @@ pub(crate) fn read(bytes: &[u8]) -> Result<PosTagger> {
         entries: body.entries,
         decoder: super::DEFAULT_DECODER,
     })
+}
+
+/// A word-keyed table as stored: its pairs sorted by word.
+fn sorted_pairs<V: Copy + Ord>(map: &FxHashMap<String, V>) -> Vec<(&str, V)> {
+    let mut pairs: Vec<(&str, V)> = map.iter().map(|(w, &v)| (w.as_str(), v)).collect();
+    pairs.sort_unstable();
+    pairs
+}
+
+/// A word-keyed table read back: each value through `check`; a word
+/// stored twice is the error `duplicate` makes.
+fn word_map<V>(
+    pairs: Vec<(&str, V)>,
+    duplicate: impl Fn() -> Error,
+    check: impl Fn(&str, V) -> Result<V>,
+) -> Result<FxHashMap<String, V>> {
+    let mut map = FxHashMap::default();
+    map.reserve(pairs.len());
+    for (w, v) in pairs {
+        let v = check(w, v)?;
+        if map.insert(w.to_owned(), v).is_some() {
+            return Err(duplicate());
+        }
+    }
+    Ok(map)
 }
