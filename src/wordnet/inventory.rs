@@ -212,16 +212,9 @@ impl Inventory {
                     .iter()
                     .find(|&&o| !inv.position.contains_key(&SynsetId { pos, offset: o }))
                 {
-                    let path = dir.join(format!("index.{}", pos.file_suffix()));
-                    let line = line_starting_with(&path, &format!("{lemma} "));
-                    return Err(Error::parse(
-                        path,
-                        line,
-                        format!(
-                            "lemma {lemma:?} points at synset {off:08}, which data.{} lacks (truncated or damaged?)",
-                            pos.file_suffix()
-                        ),
-                    ));
+                    let file = format!("index.{}", pos.file_suffix());
+                    let what = format!("lemma {lemma:?}");
+                    return Err(dangling(dir, &file, &format!("{lemma} "), &what, *off, pos));
                 }
                 table.insert(
                     lemma.into_boxed_str(),
@@ -243,16 +236,14 @@ impl Inventory {
                 pos,
                 offset: rec.offset,
             }) {
-                let path = dir.join("index.sense");
-                let line = line_starting_with(&path, &format!("{key} "));
-                return Err(Error::parse(
-                    path,
-                    line,
-                    format!(
-                        "sense key {key} points at synset {:08}, which data.{} lacks (truncated or damaged?)",
-                        rec.offset,
-                        pos.file_suffix()
-                    ),
+                let what = format!("sense key {key}");
+                return Err(dangling(
+                    dir,
+                    "index.sense",
+                    &format!("{key} "),
+                    &what,
+                    rec.offset,
+                    pos,
                 ));
             }
         }
@@ -528,6 +519,21 @@ fn load_sense_index(path: &Path) -> Result<FxHashMap<Box<str>, KeyRecord>> {
         );
     }
     Ok(keys)
+}
+
+/// The error of an index entry (`what`, on the line of `file` in `dir`
+/// that starts with `prefix`) pointing at a synset data.* lacks.
+fn dangling(dir: &Path, file: &str, prefix: &str, what: &str, offset: u32, pos: Pos) -> Error {
+    let path = dir.join(file);
+    let line = line_starting_with(&path, prefix);
+    Error::parse(
+        path,
+        line,
+        format!(
+            "{what} points at synset {offset:08}, which data.{} lacks (truncated or damaged?)",
+            pos.file_suffix()
+        ),
+    )
 }
 
 /// The 1-based number of the first line of `path` that starts with
