@@ -236,7 +236,8 @@ pub fn is_lowered<S: AsRef<str>>(words: &[S]) -> bool {
 /// capital (`atlanta` → `Atlanta`, `gnp` → `GNP`, `americans` →
 /// `Americans`); a word neither WordNet nor the tagger's dictionary of
 /// frequent words knows, and no function word, capitalised as a name
-/// (`henri skorich`; not a word in another script, `москве`); else as it
+/// (`henri skorich`; not a word in another script, `москве`, nor one
+/// without a vowel, `tbsp`); else as it
 /// is. The sentence's first word gets a
 /// capital.
 pub fn recase_lowered<'a>(
@@ -271,9 +272,15 @@ pub fn recase_lowered<'a>(
         if let Some(c) = capital {
             return Cow::Owned(c.to_string());
         }
+        // A name has a vowel (`y` counts); a word without one is an
+        // abbreviation (`tbsp`, `tsp`, `tmrw`), as one-line posts and
+        // lists (one sentence a line) write them in lower case.
         let unknown_name = || {
             word.chars().count() >= 2
                 && word.chars().all(char::is_alphabetic)
+                && word
+                    .chars()
+                    .any(|c| "aeiouyàáâäèéêëìíîïòóôöùúûü".contains(c))
                 && has_latin_letter(&word)
                 && !tagger.is_frequent_word(&word)
                 && FUNCTION_WORDS.binary_search(&&*word).is_err()

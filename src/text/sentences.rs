@@ -6,10 +6,24 @@
 //!
 //! 1. A blank line (two or more newlines between two tokens) always ends
 //!    a sentence (headings, list items and paragraphs stay apart).
-//! 2. A token made only of `.`, `!`, `?` or `…` (so also `...`, `?!` read
+//! 2. A single line break ends a sentence when the line was broken on
+//!    purpose, not wrapped: when the next line's first word would have
+//!    fitted on it within the paragraph's width (its longest line but
+//!    for outliers, `ParagraphWidths`), as a hard-wrapped paragraph
+//!    breaks a line only where the next word does not fit; before a line
+//!    that starts with no list mark (`*`, `-`, `•`, `|`, `#`, `>`), within
+//!    three quarters of that width, since text set in proportional type,
+//!    justified, balanced or wrapped optimally (`fmt`) varies in width
+//!    without a break of its own, and a name may begin the next line. So headlines, list items, chat
+//!    posts and an e-mail's lines, one a line without a final period,
+//!    stay apart, while wrapped prose reads on; the break after one of a
+//!    paragraph's longest lines never ends a sentence. Nor does one after
+//!    a comma, semicolon, dash or opening bracket, which carry the
+//!    sentence over.
+//! 3. A token made only of `.`, `!`, `?` or `…` (so also `...`, `?!` read
 //!    as two tokens) ends the sentence, unless the next token starts with a
 //!    lower-case letter (`"Why?" he asked`, `approx. five`).
-//! 3. A token the tokeniser kept as an abbreviation (`Mr.`, `U.S.`, `etc.`,
+//! 4. A token the tokeniser kept as an abbreviation (`Mr.`, `U.S.`, `etc.`,
 //!    `Jan.`, an initial `J.` — see [`crate::text::tokenize()`]) ends the
 //!    sentence only when it is not a title-like abbreviation (`Mr.`, `Dr.`,
 //!    `e.g.`, `vs.` …, never), and the next token is capitalised *and* a
@@ -18,7 +32,7 @@
 //!    also be one no name is spelled as (`… Plan B. The …` and `… M.`⏎
 //!    `Because …` split; `J. Will` does not). At the end of the text
 //!    an abbreviation simply ends the last sentence.
-//! 4. After a sentence end, closing quotes and brackets stay with the
+//! 5. After a sentence end, closing quotes and brackets stay with the
 //!    sentence: `''`, `”`, `’`, `)`, `]`, `}` always, straight `"` and `'`
 //!    only when they touch the preceding token (no space in between), since
 //!    with a space they are more likely to open the next sentence.
@@ -40,10 +54,13 @@ pub fn split_sentences(text: &str) -> Vec<Vec<RawToken>> {
 pub fn split_tokens(text: &str, tokens: Vec<RawToken>) -> Vec<Vec<RawToken>> {
     let mut sentences = Vec::new();
     let mut current: Vec<RawToken> = Vec::new();
+    let mut widths: Option<ParagraphWidths> = None;
     let mut iter = tokens.into_iter().peekable();
     while let Some(tok) = iter.next() {
         if let Some(prev) = current.last() {
-            if blank_line_between(text, prev.end, tok.start) {
+            if blank_line_between(text, prev.end, tok.start)
+                || line_break_ends_sentence(text, prev, &tok, &mut widths)
+            {
                 sentences.push(std::mem::take(&mut current));
             }
         }
@@ -82,6 +99,106 @@ pub fn split_tokens(text: &str, tokens: Vec<RawToken>) -> Vec<Vec<RawToken>> {
 fn blank_line_between(text: &str, a: usize, b: usize) -> bool {
     text.get(a..b)
         .is_some_and(|gap| gap.bytes().filter(|&c| c == b'\n').count() >= 2)
+}
+
+/// The width of each paragraph of a text (its runs of lines between
+/// blank lines), as `(first byte, end byte, width)`: the length in
+/// characters of its longest line but for outliers — of a paragraph of
+/// six lines or more, its second longest, of 16 or more, its
+/// (n/8+1)-th — since a wrapped paragraph may hold a line its wrapper
+/// could not break (a long code span, a URL) or one edited by hand.
+struct ParagraphWidths(Vec<(usize, usize, usize)>);
+
+impl ParagraphWidths {
+    fn new(text: &str) -> Self {
+        let mut out = Vec::new();
+        let mut lines: Vec<usize> = Vec::new();
+        let mut start = 0;
+        let mut pos = 0;
+        let close = |lines: &mut Vec<usize>, start: usize, end: usize, out: &mut Vec<_>| {
+            if lines.is_empty() {
+                return;
+            }
+            lines.sort_unstable_by(|a, b| b.cmp(a));
+            let k = if lines.len() >= 6 {
+                (lines.len() / 8).max(1)
+            } else {
+                0
+            };
+            out.push((start, end, lines[k]));
+            lines.clear();
+        };
+        for line in text.split_inclusive('\n') {
+            let body = line.trim_end();
+            if body.trim_start().is_empty() {
+                close(&mut lines, start, pos, &mut out);
+            } else {
+                if lines.is_empty() {
+                    start = pos;
+                }
+                lines.push(body.chars().count());
+            }
+            pos += line.len();
+        }
+        close(&mut lines, start, pos, &mut out);
+        ParagraphWidths(out)
+    }
+
+    /// The width of the paragraph holding byte `at`.
+    fn at(&self, at: usize) -> usize {
+        let k = self.0.partition_point(|&(start, _, _)| start <= at);
+        k.checked_sub(1)
+            .map(|k| self.0[k])
+            .filter(|&(_, end, _)| at < end)
+            .map_or(0, |(_, _, width)| width)
+    }
+}
+
+/// Is the single line break between `prev` and `next` a sentence end
+/// (rule 2 of the module doc): the next line's first word would have
+/// fitted on `prev`'s line within the paragraph's width, and `prev` does
+/// not carry the sentence over (a comma, semicolon, dash, opening bracket)?
+fn line_break_ends_sentence(
+    text: &str,
+    prev: &RawToken,
+    next: &RawToken,
+    widths: &mut Option<ParagraphWidths>,
+) -> bool {
+    let Some(gap) = text.get(prev.end..next.start) else {
+        return false;
+    };
+    if gap.bytes().filter(|&c| c == b'\n').count() != 1
+        || matches!(
+            prev.text.as_str(),
+            "," | ";" | "-" | "--" | "\u{2013}" | "\u{2014}" | "(" | "[" | "{" | "``" | "\u{201C}"
+        )
+    {
+        return false;
+    }
+    let line_start = text[..prev.end].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..prev.end].chars().count();
+    let word = text[next.start..]
+        .split(char::is_whitespace)
+        .next()
+        .unwrap_or("")
+        .chars()
+        .count();
+    let width = widths
+        .get_or_insert_with(|| ParagraphWidths::new(text))
+        .at(prev.end);
+    let wanted = line + 1 + word;
+    // A list mark (`*`, `-`, `•`, `|`, `#`, `>`) opens a line of its own
+    // readily. Before anything else, only a line clearly short of the
+    // width was ended on purpose: text whose widths vary (proportional
+    // type, justified, balanced subtitles, optimal-fit wrapping such as
+    // `fmt`'s) ends lines short of the width without a break of its own,
+    // and a name or `I` may begin the next line mid-sentence.
+    let opens = matches!(next.text.as_str(), "*" | "-" | "\u{2022}" | "|" | "#" | ">");
+    if opens {
+        wanted <= width
+    } else {
+        4 * wanted <= 3 * width
+    }
 }
 
 fn is_terminator(tok: &str) -> bool {
@@ -235,6 +352,59 @@ mod tests {
             ["Title", "First line still first .", "Last"]
         );
         assert_eq!(sents("a\r\n\r\nb"), ["a", "b"]);
+    }
+
+    #[test]
+    fn lines_broken_on_purpose_end_sentences() {
+        // Headlines and chat posts, one per line without a final period.
+        assert_eq!(
+            sents("Local Bakery Wins Award\nStorm Knocks Out Power\nStocks Slide as Investors Brace for Higher Rates"),
+            [
+                "Local Bakery Wins Award",
+                "Storm Knocks Out Power",
+                "Stocks Slide as Investors Brace for Higher Rates"
+            ]
+        );
+        assert_eq!(
+            sents("omg the new season just dropped and i already binged half of it lol\ncant believe it\nwho's going tmrw? need a ride\nanyone awake"),
+            [
+                // The longest line's break is never one.
+                "omg the new season just dropped and i already binged half of it lol cant believe it",
+                "who 's going tmrw ? need a ride",
+                "anyone awake"
+            ]
+        );
+        // A list, and a line whose period is followed by a lower-case line.
+        assert_eq!(
+            sents("2 tbsp soy sauce\n1 tsp sesame oil\nlet it rest.\nthen serve it hot over plain rice"),
+            [
+                "2 tbsp soy sauce",
+                "1 tsp sesame oil",
+                "let it rest .",
+                "then serve it hot over plain rice"
+            ]
+        );
+    }
+
+    #[test]
+    fn wrapped_lines_read_on() {
+        // Wrapped at 30 columns: each line broke where the next word did
+        // not fit, so the paragraph is one sentence.
+        let wrapped = "The council voted late on\nTuesday to approve a budget\nthat raises property taxes\nby three percent and adds\nofficers.";
+        assert_eq!(sents(wrapped).len(), 1);
+        // One line the wrapper could not break does not widen the rest.
+        let with_url = "The council voted late on\nTuesday to approve a budget\nthat raises taxes, see https://example.com/budget/2024/final-report.html\nand adds two hundred police\nofficers to the force after\na session that ran until\nmidnight.";
+        assert_eq!(sents(with_url).len(), 1);
+        // Optimal-fit wrapping (`fmt`) ends lines short of the width: a
+        // capital that would have fitted is no sentence start unless the
+        // line is clearly short (a name after `by`).
+        let balanced = "The new plan was approved after a vote\nthat was held late at night by\nMayor Lee and the council in the old hall.";
+        assert_eq!(sents(balanced).len(), 1);
+        // After a comma or an opening bracket the sentence goes on.
+        assert_eq!(
+            sents("Hi all, a quick note on the budget,\nthe vote is on Friday (\nnot Monday)."),
+            ["Hi all , a quick note on the budget , the vote is on Friday ( not Monday ) ."]
+        );
     }
 
     #[test]

@@ -123,6 +123,35 @@ fn a_title_in_title_case_is_read_recased() {
     assert_eq!(row_of(&rows, "John Peal Bishop")[6], "person", "{names}");
 }
 
+/// Modern text, one headline, list item or post a line without a final
+/// period: each line broken on purpose is a sentence of its own (they
+/// ran into one: the headlines of a front page were one sentence, a
+/// recipe's ingredients another); a file, library or version name is one
+/// token (`LICENSE.md` was `LICENSE` `.` `md`, two noun targets), and no
+/// person.
+#[test]
+fn lines_and_dotted_names_of_modern_text() {
+    let text = "Local Bakery Wins Award\nStorm Knocks Out Power\n\
+See LICENSE.md for details and install Node.js 18 or v3.2.1 first.\n";
+    let out = tag_mfs(text.as_bytes());
+    let rows = tsv_rows(&out);
+    let sentence = |w: &str| row_of(&rows, w)[1];
+    assert_eq!(
+        [
+            sentence("Local"),
+            sentence("Storm"),
+            sentence("See"),
+            sentence("first")
+        ],
+        ["0", "1", "2", "2"],
+        "{out}"
+    );
+    for name in ["LICENSE.md", "Node.js", "v3.2.1"] {
+        assert_ne!(row_of(&rows, name)[6], "person", "{out}");
+    }
+    assert!(!rows.iter().any(|r| r[5] == "md" || r[5] == "js"), "{out}");
+}
+
 /// An emoji is one token (with its variation selector, skin tone and
 /// joined pictographs), its own lemma and no target; the selector U+FE0F
 /// was a word of its own, and the tagger called emoji numbers, adjectives
