@@ -305,6 +305,23 @@ pub struct NameModel {
 
 const SHIPPED_MODEL: &str = include_str!("name_model.tsv");
 
+/// How many perceptrons [`NameModel::train`] averages, each in its own
+/// shuffle: one perceptron's weights for a word seen a few times follow
+/// the order it met them in, and re-learning on slightly different input
+/// (the sentence splitter finding more of SemCor's sentence starts) made
+/// `lived in Anniston` a person. `$WSD_NAME_MODEL_BAGS` overrides it for
+/// the tuning runs (1: the single perceptron of before).
+pub const NAME_MODEL_BAGS: u64 = 8;
+
+/// [`NAME_MODEL_BAGS`], or `$WSD_NAME_MODEL_BAGS` when set.
+pub fn name_model_bags() -> u64 {
+    std::env::var("WSD_NAME_MODEL_BAGS")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(NAME_MODEL_BAGS)
+        .max(1)
+}
+
 impl NameModel {
     /// The shipped model, parsed once.
     pub fn shipped() -> &'static NameModel {
@@ -367,59 +384,17 @@ impl NameModel {
         Ok(m)
     }
 
-    /// The model as TSV (what [`NameModel::parse`] reads) after `header`
-    /// (comment lines), sorted by feature.
-    pub fn to_tsv(&self, header: &str) -> String {
-        let mut rows: Vec<_> = self.weights.iter().collect();
-        rows.sort_by(|a, b| a.0.cmp(b.0));
-        let mut out = String::from(header);
-        for (f, w) in rows {
-            out.push_str(&format!(
-                "{f}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\n",
-                w[0], w[1], w[2], w[3]
-            ));
-        }
-        out
-    }
-
-    /// An averaged perceptron over `examples` (features, gold class,
-    /// allowed classes), `epochs` passes in a fixed shuffled order;
-    /// features seen in fewer than `min_count` examples are dropped (they
-    /// only memorise). Weights are scaled so the largest is about 10 and
-    /// ones below 0.0005 dropped, to keep the shipped table small.
-    pub fn train(
-        examples: &[(Vec<String>, usize, [bool; 4])],
+    /// One averaged perceptron over the indexed examples `ex` (`n`
+    /// features), `epochs` passes in the shuffle `seed` (xorshift, non-zero)
+    /// gives; the averaged weights per feature.
+    fn perceptron(
+        ex: &[(Vec<usize>, usize, [bool; 4])],
+        n: usize,
         epochs: usize,
-        min_count: u32,
-    ) -> NameModel {
-        let mut count: FxHashMap<&str, u32> = FxHashMap::default();
-        for (fs, _, _) in examples {
-            for f in fs {
-                *count.entry(f.as_str()).or_default() += 1;
-            }
-        }
-        let mut index: FxHashMap<&str, usize> = FxHashMap::default();
-        let mut names: Vec<&str> = Vec::new();
-        let ex: Vec<(Vec<usize>, usize, [bool; 4])> = examples
-            .iter()
-            .map(|(fs, y, a)| {
-                let ids = fs
-                    .iter()
-                    .filter(|f| count[f.as_str()] >= min_count)
-                    .map(|f| {
-                        *index.entry(f.as_str()).or_insert_with(|| {
-                            names.push(f.as_str());
-                            names.len() - 1
-                        })
-                    })
-                    .collect();
-                (ids, *y, *a)
-            })
-            .collect();
-        let n = names.len();
+        mut seed: u64,
+    ) -> Vec<[f64; 4]> {
         let (mut w, mut u) = (vec![[0f64; 4]; n], vec![[0f64; 4]; n]);
         let mut order: Vec<usize> = (0..ex.len()).collect();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut c = 1f64;
         for _ in 0..epochs {
             for k in (1..order.len()).rev() {
@@ -454,11 +429,74 @@ impl NameModel {
                 c += 1.0;
             }
         }
-        let avg: Vec<[f64; 4]> = w
-            .iter()
+        w.iter()
             .zip(&u)
             .map(|(w, u)| std::array::from_fn(|k| w[k] - u[k] / c))
+            .collect()
+    }
+
+    /// The model as TSV (what [`NameModel::parse`] reads) after `header`
+    /// (comment lines), sorted by feature.
+    pub fn to_tsv(&self, header: &str) -> String {
+        let mut rows: Vec<_> = self.weights.iter().collect();
+        rows.sort_by(|a, b| a.0.cmp(b.0));
+        let mut out = String::from(header);
+        for (f, w) in rows {
+            out.push_str(&format!(
+                "{f}\t{:.3}\t{:.3}\t{:.3}\t{:.3}\n",
+                w[0], w[1], w[2], w[3]
+            ));
+        }
+        out
+    }
+
+    /// An averaged perceptron over `examples` (features, gold class,
+    /// allowed classes), `epochs` passes; [`NAME_MODEL_BAGS`] of them, each
+    /// in its own fixed shuffle, averaged;
+    /// features seen in fewer than `min_count` examples are dropped (they
+    /// only memorise). Weights are scaled so the largest is about 10 and
+    /// ones below 0.0005 dropped, to keep the shipped table small.
+    pub fn train(
+        examples: &[(Vec<String>, usize, [bool; 4])],
+        epochs: usize,
+        min_count: u32,
+    ) -> NameModel {
+        let mut count: FxHashMap<&str, u32> = FxHashMap::default();
+        for (fs, _, _) in examples {
+            for f in fs {
+                *count.entry(f.as_str()).or_default() += 1;
+            }
+        }
+        let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+        let mut names: Vec<&str> = Vec::new();
+        let ex: Vec<(Vec<usize>, usize, [bool; 4])> = examples
+            .iter()
+            .map(|(fs, y, a)| {
+                let ids = fs
+                    .iter()
+                    .filter(|f| count[f.as_str()] >= min_count)
+                    .map(|f| {
+                        *index.entry(f.as_str()).or_insert_with(|| {
+                            names.push(f.as_str());
+                            names.len() - 1
+                        })
+                    })
+                    .collect();
+                (ids, *y, *a)
+            })
             .collect();
+        let n = names.len();
+        let bags = name_model_bags();
+        let mut avg = vec![[0f64; 4]; n];
+        for bag in 0..bags {
+            let seed = 0x9e37_79b9_7f4a_7c15u64 ^ bag.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            let one = Self::perceptron(&ex, n, epochs, seed);
+            for (a, o) in avg.iter_mut().zip(&one) {
+                for k in 0..4 {
+                    a[k] += o[k] / bags as f64;
+                }
+            }
+        }
         let top = avg
             .iter()
             .flatten()
