@@ -127,18 +127,10 @@ pub fn read_key_file(path: impl AsRef<Path>) -> Result<KeyFile> {
 
 /// Key-file bytes (a file's, or standard input's) checked as
 /// [`read_key_file`] checks a file: UTF-8 (a byte-order mark skipped,
-/// UTF-16 named), then [`parse_keys`]; `path` names the source in errors.
+/// UTF-16 and NUL bytes named), then [`parse_keys`]; `path` names the source in errors.
 pub fn parse_key_bytes(bytes: Vec<u8>, path: &Path) -> Result<KeyFile> {
-    if crate::text::blocks::looks_like_utf16(&bytes) {
-        return Err(Error::parse(path, 1, crate::error::UTF16_TEXT));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let line = crate::text::blocks::line_of(e.as_bytes(), at);
-        Error::parse(path, line, format!("not UTF-8 text (byte offset {at})"))
-    })?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    parse_keys(text, path)
+    let text = super::utf8_text(bytes, path)?;
+    parse_keys(&text, path)
 }
 
 /// Read a gold key file: [`read_key_file`], and an error when it holds no

@@ -26,6 +26,30 @@ pub use semcor::{
     semcor_files, semcor_stats, split_files, PartStats, SemcorStats, Split,
 };
 
+/// A whole text input's bytes (a key file, a data XML) as UTF-8 text,
+/// checked the same way by every reader that takes UTF-8 only: UTF-16
+/// named (with the `iconv` command), a NUL byte named as a binary file,
+/// bytes that are not UTF-8 named by line and byte offset, a byte-order
+/// mark dropped. `path` names the source in errors.
+pub(crate) fn utf8_text(bytes: Vec<u8>, path: &std::path::Path) -> crate::Result<String> {
+    use crate::text::blocks::{line_of, looks_like_utf16, nul_error};
+    if looks_like_utf16(&bytes) {
+        return Err(crate::Error::parse(path, 1, crate::error::UTF16_TEXT));
+    }
+    if let Some((line, msg)) = nul_error(&bytes) {
+        return Err(crate::Error::parse(path, line, msg));
+    }
+    let mut text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = line_of(e.as_bytes(), at);
+        crate::Error::parse(path, line, format!("not UTF-8 text (byte offset {at})"))
+    })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
+}
+
 /// A document: the unit of one-sense-per-discourse and of the SemCor split.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Document {
@@ -615,5 +639,43 @@ pub(crate) mod tests {
         assert_eq!(apart.sentences[0].tokens.len(), 5);
         assert_eq!(moved[1].role, Role::Head);
         assert_eq!(moved[1].token, 2);
+    }
+
+    /// Key files and data XML decode alike: the byte offset of bytes that
+    /// are not UTF-8 (the XML reader named only the line), a NUL byte as a
+    /// binary file (the key reader let it through to the key parser), a
+    /// byte-order mark dropped.
+    #[test]
+    fn key_files_and_data_xml_decode_alike() {
+        let p = std::path::Path::new("in.txt");
+        let err = |b: &[u8]| super::utf8_text(b.to_vec(), p).unwrap_err().to_string();
+        assert_eq!(
+            super::utf8_text(b"\xEF\xBB\xBFd1 k%1".to_vec(), p).unwrap(),
+            "d1 k%1"
+        );
+        let bad = err(b"d1 a\nd2 \xff b\n");
+        assert!(
+            bad.contains("in.txt:2:") && bad.contains("byte offset 8"),
+            "{bad}"
+        );
+        let nul = err(b"d1 a\n\0");
+        assert!(
+            nul.contains("in.txt:2:") && nul.contains("binary file"),
+            "{nul}"
+        );
+        assert!(err(b"\xFF\xFEd\x001\x00").contains("UTF-16"));
+        for read in [
+            |p: &std::path::Path| super::read_key_file(p).map(|_| ()),
+            |p: &std::path::Path| super::read_xml(p).map(|_| ()),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let f = dir.path().join("x");
+            std::fs::write(&f, b"<corpus>\n\xff</corpus>\n").unwrap();
+            let e = read(&f).unwrap_err().to_string();
+            assert!(
+                e.contains(":2:") && e.contains("not UTF-8 text (byte offset 9)"),
+                "{e}"
+            );
+        }
     }
 }

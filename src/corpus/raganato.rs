@@ -37,18 +37,7 @@ use crate::{Error, Result};
 pub fn read_xml(path: impl AsRef<Path>) -> Result<Vec<Document>> {
     let path = path.as_ref();
     let bytes = crate::text::blocks::read_file_or_nul(path).map_err(|e| Error::io(path, e))?;
-    if crate::text::blocks::looks_like_utf16(&bytes) {
-        return Err(Error::parse(path, 1, crate::error::UTF16_TEXT));
-    }
-    if let Some((line, msg)) = crate::text::blocks::nul_error(&bytes) {
-        return Err(Error::parse(path, line, msg));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let line = crate::text::blocks::line_of(e.as_bytes(), at);
-        Error::parse(path, line, "not UTF-8 text")
-    })?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let text = super::utf8_text(bytes, path)?;
     if text.trim().is_empty() {
         return Err(Error::parse(
             path,
@@ -56,7 +45,7 @@ pub fn read_xml(path: impl AsRef<Path>) -> Result<Vec<Document>> {
             "empty file, expected an evaluation-framework XML data set (<corpus>…)",
         ));
     }
-    parse_xml(text, path)
+    parse_xml(&text, path)
 }
 
 /// Parse the text of an XML data set; `origin` names it in errors.
