@@ -195,13 +195,23 @@ pub fn choose_lemma_with(
 /// annotators lemmatise such words as WordNet spells them; on SemCor's
 /// train split 307 gold instances (176 + 131) were left without a target
 /// because the hyphenated form has no senses. Empty for a word without a
-/// hyphen inside it.
+/// hyphen inside it. A hyphen between two digits is no word break but a
+/// score, range or number (`won 9-4`, `pages 10-12`, `1-800-555-0199`):
+/// such a word is not read without its hyphens (`9-4` was the cardinal
+/// `94`).
 pub fn hyphen_variants(inv: &Inventory, word: &str, pos: Pos) -> Vec<String> {
     let inner = word.trim_matches('-');
     if !inner.contains('-') {
         return Vec::new();
     }
-    let mut cands = inv.morphy(&inner.replace('-', ""), pos);
+    let b = inner.as_bytes();
+    let between_digits = (1..b.len().saturating_sub(1))
+        .any(|k| b[k] == b'-' && b[k - 1].is_ascii_digit() && b[k + 1].is_ascii_digit());
+    let mut cands = if between_digits {
+        Vec::new()
+    } else {
+        inv.morphy(&inner.replace('-', ""), pos)
+    };
     for c in inv.morphy(&inner.replace('-', "_"), pos) {
         if !cands.contains(&c) {
             cands.push(c);
@@ -303,6 +313,9 @@ mod tests {
         // No inner hyphen, or no spelling WordNet has: nothing.
         assert!(hyphen_variants(&inv, "-bank", Pos::Noun).is_empty());
         assert!(hyphen_variants(&inv, "qqz-xxw", Pos::Noun).is_empty());
+        // A score is not the number WordNet has without the hyphen (`94`).
+        assert!(hyphen_variants(&inv, "9-4", Pos::Adj).is_empty());
+        assert!(!hyphen_variants(&inv, "over-all", Pos::Adj).is_empty());
     }
 
     #[test]
