@@ -315,11 +315,7 @@ pub const NAME_MODEL_BAGS: u64 = 8;
 
 /// [`NAME_MODEL_BAGS`], or `$WSD_NAME_MODEL_BAGS` when set.
 pub fn name_model_bags() -> u64 {
-    std::env::var("WSD_NAME_MODEL_BAGS")
-        .ok()
-        .and_then(|b| b.parse().ok())
-        .unwrap_or(NAME_MODEL_BAGS)
-        .max(1)
+    crate::pos::category::bags_from_env("WSD_NAME_MODEL_BAGS", NAME_MODEL_BAGS)
 }
 
 impl NameModel {
